@@ -1,0 +1,51 @@
+// What each resource's fields are, in the spec's order (the default columns of csv/tsv), which of
+// them a table shows by default, and which timestamp orders it.
+
+export type ResourceName = 'leads' | 'history' | 'results';
+
+export interface ResourceInfo {
+  /** Plural noun for messages: "Showing 1–25 of 1,234 leads". */
+  noun: string;
+  /** Every field of the resource in spec order. */
+  fields: readonly string[];
+  /** A readable subset for the table format. */
+  tableFields: readonly string[];
+  /** The identity of an item, for de-duplication. */
+  idField: string;
+  /** The timestamp that orders list items newest first (none for search results). */
+  timeField?: string;
+}
+
+export const RESOURCES: Record<ResourceName, ResourceInfo> = {
+  leads: {
+    noun: 'leads',
+    fields: ['id', 'name', 'address', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
+    tableFields: ['name', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
+    idField: 'id',
+    timeField: 'saved_at',
+  },
+  history: {
+    noun: 'searches',
+    fields: ['id', 'query', 'location', 'results_count', 'created_at'],
+    tableFields: ['query', 'location', 'results_count', 'created_at'],
+    idField: 'id',
+    timeField: 'created_at',
+  },
+  results: {
+    noun: 'results',
+    fields: [
+      'place_id',
+      'name',
+      'address',
+      'phone',
+      'website',
+      'rating',
+      'review_count',
+      'category',
+      'lat',
+      'lng',
+    ],
+    tableFields: ['name', 'address', 'phone', 'website', 'rating', 'review_count', 'category'],
+    idField: 'place_id',
+  },
+};
