@@ -1,0 +1,148 @@
+// The keys a profile can store, and the one place that decides what a valid value is: flags,
+// environment, the config file and `config set` all go through parseConfigValue.
+import { UsageError } from '../api/errors.js';
+import { closestMatch } from './suggest.js';
+
+export const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'timeout', 'retries', 'max-wait'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** What one profile holds once validated. Numbers are stored as JSON numbers. */
+export interface ProfileValues {
+  'api-key'?: string;
+  'base-url'?: string;
+  format?: OutputFormat;
+  timeout?: number;
+  retries?: number;
+  'max-wait'?: number;
+}
+
+/** Where a value came from, so an error can say where to fix it. */
+export type ValueOrigin =
+  | { kind: 'flag'; name: string }
+  | { kind: 'env'; name: string }
+  | { kind: 'config'; profile: string; path: string }
+  | { kind: 'argument' };
+
+/** Longer waits overflow Node's timers (about 24.8 days) and are never what anyone meant. */
+export const MAX_SECONDS = 86_400;
+export const MAX_RETRIES = 10;
+
+type Check = { ok: true; value: string | number } | { ok: false; expected: string; hideValue?: boolean };
+
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+function seconds(raw: string, minimumLabel: '> 0' | '>= 0'): Check {
+  const expected = `expected a number of seconds ${minimumLabel}`;
+  if (!DECIMAL.test(raw)) return { ok: false, expected };
+  const value = Number(raw);
+  if (minimumLabel === '> 0' && value === 0) return { ok: false, expected };
+  if (value > MAX_SECONDS) return { ok: false, expected: `expected at most ${MAX_SECONDS} seconds` };
+  return { ok: true, value };
+}
+
+function baseUrl(raw: string): Check {
+  const expected = 'expected an http:// or https:// URL';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, expected };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, expected };
+  // Credentials in the URL would end up in logs and error messages: refuse, and don't echo them.
+  if (url.username || url.password) {
+    return { ok: false, expected: 'a user name or password in the URL is not allowed', hideValue: true };
+  }
+  if (url.search || url.hash)
+    return { ok: false, expected: 'expected a base URL without ?query or #fragment' };
+  return { ok: true, value: raw };
+}
+
+const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
+  // A Bearer token is printable ASCII without spaces; anything else breaks the header or is a paste error.
+  'api-key': (raw) =>
+    raw === ''
+      ? { ok: false, expected: 'the key is empty' }
+      : /^[\x21-\x7e]+$/.test(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, expected: 'expected printable ASCII characters without spaces' },
+  'base-url': baseUrl,
+  format: (raw) =>
+    (OUTPUT_FORMATS as readonly string[]).includes(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, expected: `expected one of ${OUTPUT_FORMATS.join(', ')}` },
+  timeout: (raw) => seconds(raw, '> 0'),
+  retries: (raw) =>
+    /^\d+$/.test(raw) && Number(raw) <= MAX_RETRIES
+      ? { ok: true, value: Number(raw) }
+      : { ok: false, expected: `expected a whole number from 0 to ${MAX_RETRIES}` },
+  'max-wait': (raw) => seconds(raw, '>= 0'),
+};
+
+const NUMERIC_KEYS: ReadonlySet<ConfigKey> = new Set(['timeout', 'retries', 'max-wait']);
+
+export function isConfigKey(name: string): name is ConfigKey {
+  return (CONFIG_KEYS as readonly string[]).includes(name);
+}
+
+/** Validates a value given as text (flag, environment, `config set`). Values are trimmed first. */
+export function parseConfigValue<K extends ConfigKey>(
+  key: K,
+  raw: string,
+  origin: ValueOrigin,
+): NonNullable<ProfileValues[K]> {
+  const trimmed = raw.trim();
+  const check = CHECKS[key](trimmed);
+  if (!check.ok) throw invalidValueError(key, check.hideValue ? undefined : trimmed, origin, check.expected);
+  return check.value as NonNullable<ProfileValues[K]>;
+}
+
+/** Validates a value read from the config file, where a hand edit may have left any JSON type. */
+export function parseStoredValue<K extends ConfigKey>(
+  key: K,
+  stored: unknown,
+  origin: Extract<ValueOrigin, { kind: 'config' }>,
+): NonNullable<ProfileValues[K]> {
+  // Hand-written "timeout": "30" is fine: accept numeric keys as numbers or as text.
+  if (typeof stored === 'string' || (NUMERIC_KEYS.has(key) && typeof stored === 'number')) {
+    return parseConfigValue(key, String(stored), origin);
+  }
+  const expected = NUMERIC_KEYS.has(key) ? 'expected a number' : 'expected a string';
+  throw invalidValueError(key, JSON.stringify(stored) ?? String(stored), origin, expected);
+}
+
+/** `invalid --timeout "abc": …`, `invalid timeout "-1" in profile "default" (/x/config.json): …`. */
+function invalidValueError(key: ConfigKey, shown: string | undefined, origin: ValueOrigin, expected: string) {
+  // The API key is never echoed, not even a wrong one: it may be a real key pasted in the wrong place.
+  const value = key === 'api-key' || shown === undefined ? '' : ` ${quote(shown)}`;
+  switch (origin.kind) {
+    case 'flag':
+    case 'env':
+      return new UsageError(`invalid ${origin.name}${value}: ${expected}`);
+    case 'argument':
+      return new UsageError(`invalid ${key}${value}: ${expected}`);
+    case 'config': {
+      const where = `profile "${origin.profile}" (${origin.path})`;
+      const profileFlag = origin.profile === 'default' ? '' : ` --profile ${origin.profile}`;
+      return new UsageError(
+        `invalid ${key}${value} in ${where}: ${expected}`,
+        `run: leadctl${profileFlag} config set ${key} <value>  (or: leadctl${profileFlag} config unset ${key})`,
+      );
+    }
+  }
+}
+
+function quote(text: string): string {
+  const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  // JSON quoting escapes control characters, so a hostile value can't drive the terminal.
+  return JSON.stringify(shown);
+}
+
+export function unknownKeyError(name: string): UsageError {
+  const suggestion = closestMatch(name, CONFIG_KEYS);
+  const didYouMean = suggestion ? `; did you mean "${suggestion}"?` : '';
+  return new UsageError(`unknown config key ${quote(name)}${didYouMean}`, `keys: ${CONFIG_KEYS.join(', ')}`);
+}

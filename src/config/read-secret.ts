@@ -1,0 +1,75 @@
+// Reading a secret without putting it on the command line: all of stdin when piped
+// (`echo "$KEY" | leadctl config set api-key`), or a prompt that doesn't echo when stdin is a terminal.
+import { InterruptedError, UsageError } from '../api/errors.js';
+
+export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/** Far more than any API key: a bigger input is a wrong file piped in, not a key. */
+const MAX_SECRET_BYTES = 64 * 1024;
+
+/** The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt. */
+export async function readSecret(
+  input: SecretInput,
+  prompt: string,
+  output: NodeJS.WritableStream,
+): Promise<string> {
+  const secret = input.isTTY ? await promptHidden(input, prompt, output) : await readAll(input);
+  const trimmed = secret.trim();
+  if (trimmed === '') {
+    throw new UsageError(
+      input.isTTY ? 'no key entered' : 'no key on standard input',
+      'run: leadctl config set api-key   (then type or paste the key)',
+    );
+  }
+  return trimmed;
+}
+
+async function readAll(input: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of input) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > MAX_SECRET_BYTES) throw new UsageError('standard input is too long to be an API key');
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const ENTER = new Set(['\r', '\n', '\u0004']); // Enter, or Ctrl-D like a shell's end of input
+const CTRL_C = '\u0003';
+const BACKSPACE = new Set(['\u007f', '\b']);
+const ESCAPE = '\u001b';
+
+function promptHidden(input: SecretInput, prompt: string, output: NodeJS.WritableStream): Promise<string> {
+  output.write(prompt);
+  // In raw mode the terminal neither echoes nor turns Ctrl-C into SIGINT: we handle both keys here.
+  input.setRawMode?.(true);
+  input.setEncoding('utf8');
+  input.resume();
+  return new Promise((resolve, reject) => {
+    let typed: string[] = [];
+    const finish = (error?: Error) => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.setRawMode?.(false);
+      input.pause();
+      output.write('\n');
+      if (error) reject(error);
+      else resolve(typed.join(''));
+    };
+    const onData = (chunk: string | Buffer) => {
+      for (const char of String(chunk)) {
+        if (ENTER.has(char)) return finish();
+        if (char === CTRL_C) return finish(new InterruptedError());
+        // Arrow keys and the like arrive as one escape sequence per chunk: drop the rest of it.
+        if (char === ESCAPE) return;
+        if (BACKSPACE.has(char)) typed = typed.slice(0, -1);
+        else if (char >= ' ') typed.push(char);
+      }
+    };
+    const onEnd = () => finish();
+    input.on('data', onData);
+    input.on('end', onEnd);
+  });
+}

@@ -1,0 +1,101 @@
+// The settings one run uses: flag > environment > the selected profile's stored value > default.
+// On every command's hot path, so it reads the file with fs and never loads conf.
+import type { ConfigKey, ProfileValues } from './keys.js';
+import { parseConfigValue } from './keys.js';
+import { configFile } from './paths.js';
+import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
+import { readConfigFile } from './store.js';
+
+export interface GlobalFlags {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+  timeout?: string;
+  retries?: string;
+  maxWait?: string;
+}
+
+export type SettingSource = 'flag' | 'env' | 'config';
+
+export interface Settings {
+  profile: string;
+  apiKey?: string;
+  apiKeySource?: SettingSource;
+  baseUrl?: string;
+  baseUrlSource?: SettingSource;
+  /** Per request; default 30, > 0. */
+  timeoutSec: number;
+  /** Retries for 5xx and network errors; default 3, integer 0..10. */
+  retries: number;
+  /** Longest single wait on a 429; default 60, >= 0. */
+  maxWaitSec: number;
+  /** The profile's stored default output format, if any. */
+  format?: string;
+  configPath: string;
+  /** For the caller to print on stderr (unless --quiet). */
+  warnings: string[];
+}
+
+export const DEFAULT_TIMEOUT_SEC = 30;
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_MAX_WAIT_SEC = 60;
+
+interface Layer {
+  flag?: { name: string; value: string | undefined };
+  env?: string;
+}
+
+// Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
+const LAYERS: Record<Exclude<ConfigKey, 'format'>, (flags: GlobalFlags) => Layer> = {
+  'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
+  'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
+  timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
+  retries: (flags) => ({ flag: { name: '--retries', value: flags.retries } }),
+  'max-wait': (flags) => ({ flag: { name: '--max-wait', value: flags.maxWait } }),
+};
+
+export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
+  const profile = selectedProfileName(flags.profile, env);
+  const configPath = configFile(env);
+  const file = readConfigFile(configPath);
+  const stored = requireProfile(file, profile);
+  const origin = { profile, path: configPath };
+
+  function resolve<K extends Exclude<ConfigKey, 'format'>>(key: K) {
+    const { flag, env: envName } = LAYERS[key](flags);
+    // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
+    if (flag?.value !== undefined) {
+      return {
+        value: parseConfigValue(key, flag.value, { kind: 'flag', name: flag.name }),
+        source: 'flag' as const,
+      };
+    }
+    const fromEnv = envName ? env[envName] : undefined;
+    if (envName && fromEnv !== undefined && fromEnv.trim() !== '') {
+      return {
+        value: parseConfigValue(key, fromEnv, { kind: 'env', name: envName }),
+        source: 'env' as const,
+      };
+    }
+    const value: NonNullable<ProfileValues[K]> | undefined = storedValue(stored, key, origin);
+    return value === undefined ? undefined : { value, source: 'config' as const };
+  }
+
+  const apiKey = resolve('api-key');
+  const baseUrl = resolve('base-url');
+  const format = storedValue(stored, 'format', origin);
+  return {
+    profile,
+    ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
+    ...(baseUrl ? { baseUrl: baseUrl.value, baseUrlSource: baseUrl.source } : {}),
+    timeoutSec: resolve('timeout')?.value ?? DEFAULT_TIMEOUT_SEC,
+    retries: resolve('retries')?.value ?? DEFAULT_RETRIES,
+    maxWaitSec: resolve('max-wait')?.value ?? DEFAULT_MAX_WAIT_SEC,
+    ...(format ? { format } : {}),
+    configPath,
+    warnings: [...file.warnings, ...unknownKeyWarnings(stored, origin)],
+  };
+}
+
+/** The profile a run uses (--profile, else LEADCTL_PROFILE, else "default"): for ConfigIo.profile. */
+export { selectedProfileName } from './profiles.js';

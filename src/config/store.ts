@@ -1,0 +1,133 @@
+// Reading the config file: with plain fs, since every command reads it and conf costs ~100 ms to load.
+// The file is checked here and a broken one is reported, never wiped: writes (profile-writer.ts) refuse
+// to touch a file this reader rejects.
+//
+// Layout: { "profiles": { "<name>": { "api-key": "...", "base-url": "...", "timeout": 30, ... } } }.
+// Profiles sit under one top-level key so other top-level settings can be added later without
+// colliding with a profile's name. Unknown top-level keys are kept as they are on write.
+import fs from 'node:fs';
+import { UsageError } from '../api/errors.js';
+
+export type RawProfile = Record<string, unknown>;
+
+export interface ConfigFileContents {
+  path: string;
+  /** False when there is no file (an empty config). */
+  exists: boolean;
+  /** The parsed top level, other keys than `profiles` included; {} when missing or blank. */
+  document: Record<string, unknown>;
+  /** Profiles as stored: structure checked, values not (see profiles.ts, keys.ts). */
+  profiles: Record<string, RawProfile>;
+  /** Notes for the user, e.g. a file others can read. */
+  warnings: string[];
+}
+
+export function readConfigFile(path: string): ConfigFileContents {
+  let text: string;
+  let mode: number;
+  try {
+    // Open once and stat the same descriptor, so the mode we check is the file's we read.
+    const fd = fs.openSync(path, 'r');
+    try {
+      mode = fs.fstatSync(fd).mode;
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT')
+      return { path, exists: false, document: {}, profiles: {}, warnings: [] };
+    throw new UsageError(`cannot read config file ${path}: ${describeFsError(error)}`);
+  }
+  const warnings = permissionWarnings(path, mode);
+  // A blank file (`touch config.json`) holds nothing: treat it as empty rather than as broken.
+  if (text.trim() === '') return { path, exists: true, document: {}, profiles: {}, warnings };
+  const document = parseDocument(path, text);
+  // Kept on write, but a hand-written `{ "default": { ... } }` would otherwise be silently unused.
+  for (const key of Object.keys(document).filter((name) => name !== 'profiles')) {
+    warnings.push(
+      `unknown top-level key ${JSON.stringify(key)} in config file ${path} is ignored; profiles go under "profiles"`,
+    );
+  }
+  return { path, exists: true, document, profiles: checkProfiles(path, document), warnings };
+}
+
+function parseDocument(path: string, text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `config file ${path} is not valid JSON (${describeJsonError(error, text)}); fix or remove it`,
+    );
+  }
+  if (!isPlainObject(parsed)) {
+    throw new UsageError(
+      `config file ${path} must hold a JSON object, found ${describeType(parsed)}; fix or remove it`,
+    );
+  }
+  return parsed;
+}
+
+function checkProfiles(path: string, document: Record<string, unknown>): Record<string, RawProfile> {
+  if (!Object.hasOwn(document, 'profiles')) return {};
+  const profiles = document.profiles;
+  if (!isPlainObject(profiles)) {
+    throw new UsageError(
+      `"profiles" in config file ${path} must be an object, found ${describeType(profiles)}`,
+    );
+  }
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (!isPlainObject(profile)) {
+      throw new UsageError(
+        `profile ${JSON.stringify(name)} in config file ${path} must be an object, found ${describeType(profile)}`,
+      );
+    }
+  }
+  return profiles as Record<string, RawProfile>;
+}
+
+function permissionWarnings(path: string, mode: number): string[] {
+  // Windows reports synthetic modes; the check only means something on POSIX systems.
+  if (process.platform === 'win32' || (mode & 0o077) === 0) return [];
+  const octal = (mode & 0o777).toString(8);
+  return [`config file ${path} is readable by group or others (mode ${octal}); run: chmod 600 ${path}`];
+}
+
+/**
+ * Node 20's JSON.parse messages quote the source text around the error, which may be an API key:
+ * keep the reason, drop the quote, and turn "position N" into a line and column.
+ */
+function describeJsonError(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // `Unexpected token 's', "…source…" is not valid JSON` (or `…"…source…"…`): cut at the quote.
+  const quoteStart = message.search(/,\s*(?:\.\.\.)?"/);
+  const reason = quoteStart >= 0 ? message.slice(0, quoteStart) : message;
+  return reason.replace(/ in JSON at position (\d+)$/, (_match, offset: string) => {
+    const before = text.slice(0, Number(offset));
+    const line = before.split('\n').length;
+    const column = Number(offset) - before.lastIndexOf('\n');
+    return ` at line ${line}, column ${column}`;
+  });
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+export function describeFsError(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder';
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
