@@ -1,0 +1,37 @@
+// Fitting a table into the terminal: columns keep their natural width when the table fits; otherwise
+// the widest columns shrink first, down to a common cap, until the table fits.
+
+/** Narrowest a column gets: one character (or "…") plus its two padding spaces. */
+export const MIN_COLUMN_WIDTH = 3;
+
+/**
+ * natural: each column's width including padding. available: the widths' budget (terminal width
+ * minus border characters). Returns widths whose sum is at most `available` when that is possible;
+ * when even MIN_COLUMN_WIDTH each is too wide, every column gets that minimum.
+ */
+export function fitColumnWidths(natural: readonly number[], available: number): number[] {
+  const total = natural.reduce((sum, width) => sum + width, 0);
+  if (total <= available) return [...natural];
+  if (natural.length * MIN_COLUMN_WIDTH >= available) {
+    return natural.map((width) => Math.min(width, MIN_COLUMN_WIDTH));
+  }
+  // The largest cap such that the columns capped at it fit: narrow columns stay untouched.
+  let low = MIN_COLUMN_WIDTH;
+  let high = Math.max(...natural);
+  const cappedSum = (cap: number) => natural.reduce((sum, width) => sum + Math.min(width, cap), 0);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (cappedSum(middle) <= available) low = middle;
+    else high = middle - 1;
+  }
+  const widths = natural.map((width) => Math.min(width, low));
+  // Hand the columns left over below the next cap to the capped columns, left to right.
+  let spare = available - cappedSum(low);
+  for (let index = 0; index < widths.length && spare > 0; index += 1) {
+    if ((natural[index] ?? 0) > low) {
+      widths[index] = low + 1;
+      spare -= 1;
+    }
+  }
+  return widths;
+}

@@ -1,0 +1,31 @@
+// Which fields a format shows, and how one value becomes the text of a cell.
+
+/** The columns of a csv, tsv or table: --fields when given, else the format's default list. */
+export function columnsFor(
+  fields: readonly string[] | undefined,
+  defaults: readonly string[],
+): readonly string[] {
+  return fields && fields.length > 0 ? fields : defaults;
+}
+
+/** The value of one field; a field the item lacks reads as undefined (never an inherited property). */
+export function fieldValue(item: Record<string, unknown>, field: string): unknown {
+  return Object.hasOwn(item, field) ? item[field] : undefined;
+}
+
+/**
+ * A value as cell text: null/undefined -> '', strings as they are, numbers and booleans as JavaScript
+ * prints them, objects and arrays as compact JSON (so nothing is lost to "[object Object]").
+ */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** Right-align real numbers in a table; numeric-looking strings stay text. */
+export function isNumberValue(value: unknown): boolean {
+  return typeof value === 'number' || typeof value === 'bigint';
+}

@@ -1,0 +1,32 @@
+// The renderer contract shared by every output format. A renderer turns items into text chunks and
+// never writes anything itself: the command streams its chunks into an OutputTarget (writer.ts).
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface RenderOptions {
+  format: OutputFormat;
+  /** Explicit --fields: columns / keys in this order. undefined = the format's defaults. */
+  fields?: string[];
+  /** Every field of the resource in spec order (csv/tsv default columns). */
+  defaultFields: readonly string[];
+  /** The readable subset a table shows by default. */
+  tableFields: readonly string[];
+  /** false with --no-header (csv, tsv, table). */
+  header: boolean;
+  /** csv formula guard; false with --no-sanitize. */
+  sanitize: boolean;
+  /** Table header may be bold; false off a terminal or with NO_COLOR / --no-color. */
+  color: boolean;
+  /** Terminal columns the table must fit in; undefined = no limit. */
+  width?: number;
+}
+
+export interface Renderer {
+  /** Chunk to write first (json: "[", csv/tsv: the header line, others: ""). */
+  start(): string;
+  /** Chunk for one item ("" for table, which must see every row before it can lay out columns). */
+  row(item: Record<string, unknown>): string;
+  /** Closing chunk (json: "]\n", table: the whole table, "" when it has no rows). */
+  finish(): string;
+}

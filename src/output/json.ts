@@ -1,0 +1,46 @@
+// json (one array, one item per line) and ndjson (one object per line). Values are never altered:
+// every field the server sent is kept in its order, unknown ones too, unless --fields picks keys.
+import { fieldValue } from './fields.js';
+import type { Renderer, RenderOptions } from './formats.js';
+
+// Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
+// or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
+// strings, and writing them as \uXXXX escapes keeps the parsed value identical.
+const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeRisky(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
+export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
+  let value: unknown = item;
+  if (fields && fields.length > 0) {
+    const picked: Record<string, unknown> = {};
+    for (const field of fields) picked[field] = fieldValue(item, field) ?? null;
+    value = picked;
+  }
+  return JSON.stringify(value).replace(RISKY_IN_JSON, escapeRisky);
+}
+
+/** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */
+export function createJsonRenderer(options: RenderOptions): Renderer {
+  let count = 0;
+  return {
+    start: () => '[',
+    row(item) {
+      const separator = count === 0 ? '\n' : ',\n';
+      count += 1;
+      return separator + itemJson(item, options.fields);
+    },
+    finish: () => (count === 0 ? ']\n' : '\n]\n'),
+  };
+}
+
+export function createNdjsonRenderer(options: RenderOptions): Renderer {
+  return {
+    start: () => '',
+    row: (item) => `${itemJson(item, options.fields)}\n`,
+    finish: () => '',
+  };
+}

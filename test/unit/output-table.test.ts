@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { fitColumnWidths, MIN_COLUMN_WIDTH } from '../../src/output/column-widths.js';
+import { displayWidth } from '../../src/output/display-width.js';
+import { createRenderer, type RenderOptions } from '../../src/output/index.js';
+
+function renderTable(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
+  const renderer = createRenderer({
+    format: 'table',
+    defaultFields: ['id', 'name', 'phone', 'rating', 'note'],
+    tableFields: ['name', 'rating', 'note'],
+    header: true,
+    sanitize: true,
+    color: false,
+    ...overrides,
+  });
+  let output = renderer.start();
+  for (const item of items) {
+    const chunk = renderer.row(item);
+    expect(chunk).toBe(''); // the table buffers until finish()
+    output += chunk;
+  }
+  return output + renderer.finish();
+}
+
+const HOSTILE = [
+  '\x1b[31mred\x1b[0m',
+  '\x1b]8;;http://evil.example\x07click me\x1b]8;;\x07',
+  'bell\x07 back\x08 del\x7f nul\x00 vt\x0b ff\x0c',
+  'c1 csi \u009b2J \u0085',
+  'bidi \u202eevil\u202c \u2066x\u2069',
+  'two\nlines\r\nthree',
+];
+// Any of these bytes reaching a terminal can move the cursor, print a hidden link, ring, or reorder text.
+const RAW_CONTROL =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe('table', () => {
+  it('never writes control characters or escape sequences from data, and keeps each row on one line', () => {
+    const output = renderTable(HOSTILE.map((note, index) => ({ name: `n${index}`, note })));
+    expect(output).not.toMatch(RAW_CONTROL);
+    expect(output).toContain('\\x1b[31mred\\x1b[0m');
+    expect(output).toContain('\\x1b]8;;http://evil.example\\x07click me');
+    expect(output).toContain('\\u009b2J');
+    expect(output).toContain('\\u202eevil');
+    expect(output).toContain('two\\nlines\\r\\nthree');
+    // top border, header, separator, one line per row, bottom border, then the final newline
+    expect(output.split('\n')).toHaveLength(HOSTILE.length + 5);
+  });
+
+  it('writes no ANSI codes with color=false, and bolds only the header with color=true', () => {
+    const items = [{ name: 'Acme', rating: 4.5, note: 'x' }];
+    expect(renderTable(items)).not.toContain('\x1b');
+    const lines = renderTable(items, { color: true }).split('\n');
+    expect(lines[1]).toContain('\x1b[1mname\x1b[22m');
+    expect(lines.filter((line) => line.includes('\x1b'))).toEqual([lines[1]]);
+  });
+
+  it('fits the width: no line is longer, long cells end with …, short columns stay whole', () => {
+    const items = [
+      { name: 'A'.repeat(120), rating: 4.5, note: 'https://example.com/'.padEnd(90, 'x') },
+      { name: 'Bob', rating: 10, note: 'short' },
+    ];
+    for (const width of [30, 40, 60, 80]) {
+      const lines = renderTable(items, { width }).trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+      expect(lines[3]).toMatch(/AAA… │/);
+      expect(lines[3]).toContain('│    4.5 │');
+    }
+  });
+
+  it('truncates wide characters and emoji by whole graphemes and keeps borders aligned', () => {
+    const items = [
+      { name: '東京東京東京東京東京東京東京東京', note: '😀👍🏽👨‍👩‍👧😀👍🏽👨‍👩‍👧😀👍🏽👨‍👩‍👧', rating: 1 },
+    ];
+    const lines = renderTable(items, { width: 30 }).trimEnd().split('\n');
+    expect(lines.join('\n')).not.toMatch(LONE_SURROGATE);
+    expect(lines[3]).toContain('…');
+    // Every line is as wide as the top border, counted in terminal columns.
+    const borderWidth = lines[0]?.length ?? 0;
+    expect(borderWidth).toBeLessThanOrEqual(30);
+    for (const line of lines) expect(displayWidth(line)).toBe(borderWidth);
+  });
+
+  it('keeps long cells whole without a width', () => {
+    const output = renderTable([{ name: 'N'.repeat(300) }], { fields: ['name'] });
+    expect(output).toContain('N'.repeat(300));
+    expect(output).not.toContain('…');
+  });
+
+  it('right-aligns numbers, leaves numeric strings and text left, prints null and missing as empty', () => {
+    const lines = renderTable(
+      [
+        { name: 'Acme', rating: 4.5, note: '123' },
+        { name: 'Bobby', rating: 10, note: null },
+        { name: 'Cy', rating: null },
+      ],
+      { fields: ['name', 'rating', 'note'] },
+    ).split('\n');
+    expect(lines[1]).toBe('│ name  │ rating │ note │');
+    expect(lines[3]).toBe('│ Acme  │    4.5 │ 123  │');
+    expect(lines[4]).toBe('│ Bobby │     10 │      │');
+    expect(lines[5]).toBe('│ Cy    │        │      │');
+  });
+
+  it('shows the table fields by default, --fields in their order otherwise', () => {
+    const item = { id: 'ID-1', name: 'Acme', phone: '+1 512', rating: 3, note: 'n' };
+    expect(renderTable([item]).split('\n')[1]).toBe('│ name │ rating │ note │');
+    expect(renderTable([item], { fields: ['phone', 'id'] }).split('\n')[1]).toBe('│ phone  │ id   │');
+  });
+
+  it('leaves out the header with header=false', () => {
+    const lines = renderTable([{ name: 'Acme' }], { fields: ['name'], header: false }).split('\n');
+    expect(lines).toEqual(['┌──────┐', '│ Acme │', '└──────┘', '']);
+  });
+
+  it('renders nothing for no rows', () => {
+    expect(renderTable([])).toBe('');
+  });
+});
+
+describe('fitColumnWidths', () => {
+  it('keeps natural widths when they fit', () => {
+    expect(fitColumnWidths([5, 10, 7], 22)).toEqual([5, 10, 7]);
+  });
+
+  it('shrinks the widest columns first and uses the whole budget', () => {
+    const widths = fitColumnWidths([6, 50, 40, 4], 40);
+    expect(widths.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(widths[0]).toBe(6);
+    expect(widths[3]).toBe(4);
+    expect(Math.abs((widths[1] ?? 0) - (widths[2] ?? 0))).toBeLessThanOrEqual(1);
+  });
+
+  it('falls back to the minimum width when even that does not fit', () => {
+    expect(fitColumnWidths([20, 2, 30], 5)).toEqual([MIN_COLUMN_WIDTH, 2, MIN_COLUMN_WIDTH]);
+  });
+});
