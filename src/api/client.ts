@@ -1,0 +1,251 @@
+// LeadClient: the thin HTTP layer. One undici Agent (keep-alive pool), the key on every request, a
+// deadline per attempt, every body read to the end, and the retry policy of retry.ts around it all.
+
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { type Clock, systemClock } from './clock.js';
+import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
+import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
+import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
+import {
+  type HistoryPage,
+  type LeadsPage,
+  parseHistoryPage,
+  parseLeadsPage,
+  parseSearchResponse,
+  type RawResponse,
+  type SearchResponse,
+} from './schemas.js';
+import { oneLine } from './server-message.js';
+import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
+
+export type { WaitEvent } from './retry.js';
+
+export interface AttemptEvent {
+  method: string;
+  /** Never contains the key: it travels only in the Authorization header. */
+  url: string;
+  /** 1-based. */
+  attempt: number;
+  status?: number;
+  ms: number;
+  error?: string;
+}
+
+export interface ClientHooks {
+  onAttempt?(event: AttemptEvent): void;
+  onWait?(event: WaitEvent): void;
+  /** Called at most once per client, for the first deprecation header seen. */
+  onDeprecation?(event: { header: string; value: string }): void;
+}
+
+export interface LeadClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, headers and body together. Default 30 000. */
+  timeoutMs?: number;
+  /** Retries for 5xx and network failures. Default 3. */
+  retries?: number;
+  /** Longest single wait on a 429 (or a 503's Retry-After). Default 60 000. */
+  maxWaitMs?: number;
+  /** Default `leadctl`; the CLI passes `leadctl/<version>`. */
+  userAgent?: string;
+  hooks?: ClientHooks;
+  clock?: Clock;
+  /** For backoff jitter. Default Math.random. */
+  random?: () => number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Connections per origin. Default 16. */
+  connections?: number;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'X-Api-Deprecation-Notice'];
+
+interface Call<T> {
+  method: 'GET' | 'POST';
+  url: URL;
+  body?: string;
+  parse: (response: RawResponse) => T;
+}
+
+export class LeadClient {
+  readonly #root: URL;
+  readonly #agent: Agent;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #policy: RetryPolicy;
+  readonly #clock: Clock;
+  readonly #hooks: ClientHooks;
+  #deprecationReported = false;
+
+  constructor(options: LeadClientOptions) {
+    this.#root = resolveApiRoot(options.baseUrl);
+    assertKeyTransportIsSafe(this.#root);
+    const apiKey = options.apiKey.trim();
+    if (apiKey === '') {
+      throw new LeadError('no API key configured', {
+        exitCode: ExitCode.auth,
+        hint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+      });
+    }
+    // undici would refuse such a header with a message of its own; say what is wrong, without the key.
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      throw new UsageError('the API key contains spaces or characters that cannot be sent in an HTTP header');
+    }
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    const retries = options.retries ?? 3;
+    this.#policy = {
+      retries,
+      rateLimitWaits: Math.max(retries, 5),
+      maxWaitMs: options.maxWaitMs ?? 60_000,
+      backoffBaseMs: options.backoffBaseMs ?? 500,
+      backoffCapMs: options.backoffCapMs ?? 8000,
+      random: options.random ?? Math.random,
+    };
+    this.#clock = options.clock ?? systemClock;
+    this.#hooks = options.hooks ?? {};
+    this.#headers = {
+      authorization: `Bearer ${apiKey}`,
+      'user-agent': options.userAgent ?? 'leadctl',
+      accept: 'application/json',
+    };
+    // The agent's own timeouts are a backstop; the per-attempt deadline below is the real one.
+    this.#agent = new Agent({
+      connections: options.connections ?? 16,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      connectTimeout: Math.min(this.#timeoutMs, 10_000),
+    });
+  }
+
+  /** The API root every path is resolved against, e.g. `https://host/api/v1/`. */
+  get apiRoot(): string {
+    return this.#root.href;
+  }
+
+  listLeads(params: { page?: number; limit?: number }, options: RequestOptions = {}): Promise<LeadsPage> {
+    const url = apiUrl(this.#root, 'leads', { page: params.page, limit: params.limit });
+    return this.#call({ method: 'GET', url, parse: (r) => parseLeadsPage(r, params) }, options.signal);
+  }
+
+  listHistory(params: { page?: number; limit?: number }, options: RequestOptions = {}): Promise<HistoryPage> {
+    const url = apiUrl(this.#root, 'history', { page: params.page, limit: params.limit });
+    return this.#call({ method: 'GET', url, parse: (r) => parseHistoryPage(r, params) }, options.signal);
+  }
+
+  /**
+   * POST /search is retried like the GETs: from our side it is idempotent (the same query again), and
+   * a repeat is most likely answered from the server's cache, so it costs no extra live search.
+   */
+  search(
+    params: { query: string; location: string; radius?: number },
+    options: RequestOptions = {},
+  ): Promise<SearchResponse> {
+    const { query, location, radius } = params;
+    const body = JSON.stringify({ query, location, ...(radius === undefined ? {} : { radius }) });
+    const url = apiUrl(this.#root, 'search');
+    const parse = (r: RawResponse) => parseSearchResponse(r, params);
+    return this.#call({ method: 'POST', url, body, parse }, options.signal);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #call<T>(call: Call<T>, signal: AbortSignal | undefined): Promise<T> {
+    return withRetries((n) => this.#attempt(call, n, signal), this.#policy, this.#clock, this.#hooks, signal);
+  }
+
+  async #attempt<T>(
+    call: Call<T>,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<AttemptOutcome<T>> {
+    const report = (event: { status?: number; error?: string }) =>
+      this.#hooks.onAttempt?.({
+        method: call.method,
+        url: call.url.href,
+        attempt,
+        ms: Math.round(performance.now() - started),
+        ...event,
+      });
+    const started = performance.now();
+    let response: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+    try {
+      response = await this.#exchange(call, signal);
+    } catch (error) {
+      const failure =
+        error instanceof NetworkError ? error : networkErrorFor(error, call.url, this.#timeoutMs);
+      report({ error: failure?.message ?? (error instanceof Error ? error.message : String(error)) });
+      if (failure instanceof NetworkError) return { kind: 'network', error: failure };
+      throw failure ?? error;
+    }
+    const { status, headers, text } = response;
+    report({ status });
+    this.#noticeDeprecation(headers);
+    const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
+    if (status >= 200 && status < 300) return { kind: 'success', value: call.parse(raw) };
+    if (status >= 300 && status < 400)
+      throw redirectError(status, firstHeader(headers, 'location'), call.url);
+    const retryAfterHeader = firstHeader(headers, 'retry-after');
+    if (status === 429) return { kind: 'rate-limited', response: raw, retryAfterHeader };
+    if (status >= 500) return { kind: 'server-error', response: raw, retryAfterHeader };
+    throw clientErrorFor(raw, call.url);
+  }
+
+  /** One request, body read to the end, under a deadline; the caller's abort wins and is rethrown. */
+  async #exchange<T>(call: Call<T>, signal: AbortSignal | undefined) {
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('deadline'));
+    }, this.#timeoutMs);
+    try {
+      const res = await request(call.url, {
+        dispatcher: this.#agent,
+        method: call.method,
+        headers:
+          call.body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+        ...(call.body === undefined ? {} : { body: call.body }),
+        signal: controller.signal,
+      });
+      // Read every body, errors included, or the connection is not returned to the pool.
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      if (timedOut) throw networkErrorFor({ code: 'ETIMEDOUT' }, call.url, this.#timeoutMs);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  #noticeDeprecation(headers: Record<string, string | string[] | undefined>): void {
+    if (this.#deprecationReported || !this.#hooks.onDeprecation) return;
+    for (const header of DEPRECATION_HEADERS) {
+      const value = firstHeader(headers, header.toLowerCase());
+      if (value === undefined) continue;
+      this.#deprecationReported = true;
+      this.#hooks.onDeprecation({ header, value: oneLine(value) });
+      return;
+    }
+  }
+}
+
+function firstHeader(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

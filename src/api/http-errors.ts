@@ -1,0 +1,156 @@
+// From an HTTP answer that is not a success to the typed error the user sees. Messages put our words
+// first and the server's after a colon: `server refused the request (422): location is required`.
+
+import {
+  AuthError,
+  ForbiddenError,
+  type HttpError,
+  NetworkError,
+  NotFoundError,
+  ProtocolError,
+  ServerError,
+  ValidationError,
+} from './errors.js';
+import { extractServerMessage } from './server-message.js';
+
+/** What the client read off a response that was not a success. */
+export interface FailedResponse {
+  status: number;
+  body: string;
+  contentType?: string | undefined;
+}
+
+function withServerMessage(summary: string, serverMessage: string | undefined): string {
+  return serverMessage ? `${summary}: ${serverMessage}` : summary;
+}
+
+/** 4xx answers other than 429: never retried. */
+export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
+  const { status } = response;
+  const serverMessage = extractServerMessage(response.body, response.contentType);
+  const info = { status, serverMessage };
+  if (status === 401) {
+    return new AuthError(withServerMessage(`the server rejected the API key (401)`, serverMessage), {
+      ...info,
+      hint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+    });
+  }
+  if (status === 403) {
+    return new ForbiddenError(withServerMessage(`access denied (403)`, serverMessage), {
+      ...info,
+      hint: "the account may be deactivated, or its plan may not include API access: check the account's plan and API settings",
+    });
+  }
+  if (status === 404) {
+    return new NotFoundError(withServerMessage(`not found (404): ${url.pathname}`, serverMessage), {
+      ...info,
+      hint: 'check --base-url: leadctl appends /api/v1/... to it, so give the address the API is served from',
+    });
+  }
+  return new ValidationError(
+    withServerMessage(`server refused the request (${status})`, serverMessage),
+    info,
+  );
+}
+
+/** A 5xx that was not retried (501, 505, ...) or whose retries ran out. */
+export function serverErrorFor(response: FailedResponse, attempts: number, note?: string): ServerError {
+  const serverMessage = extractServerMessage(response.body, response.contentType);
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const summary = `server error (${response.status})${tries}`;
+  return new ServerError(withServerMessage(summary, serverMessage) + (note ? ` (${note})` : ''), {
+    status: response.status,
+    serverMessage,
+    hint: 'the service may be having trouble: try again later (--retries sets how often leadctl retries)',
+  });
+}
+
+/** undici does not follow redirects; following one would carry the key to wherever it points. */
+export function redirectError(status: number, location: string | undefined, url: URL): ProtocolError {
+  let target = 'another address';
+  if (location) {
+    try {
+      target = new URL(location, url).origin;
+    } catch {
+      target = 'an unreadable address';
+    }
+  }
+  return new ProtocolError(
+    `the server redirected (${status}) to ${target}; leadctl does not follow redirects with the API key attached`,
+    'if the API has moved, set --base-url to its new address',
+  );
+}
+
+/** Error codes of Node's net/dns/tls and undici, sorted into the kinds NetworkError reports. */
+export type NetworkKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'unreachable';
+
+const KIND_BY_CODE: Record<string, NetworkKind> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  ECONNABORTED: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'reset',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_FAIL: 'dns',
+  ENETUNREACH: 'unreachable',
+  EHOSTUNREACH: 'unreachable',
+  ENETDOWN: 'unreachable',
+  EHOSTDOWN: 'unreachable',
+};
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause && cause !== error ? errorCode(cause) : undefined;
+}
+
+/**
+ * A transport failure as a NetworkError (retryable unless its kind is 'tls'), a ProtocolError when the
+ * other end does not speak HTTP, or undefined when it is not a network failure at all (a bug: rethrow).
+ */
+export function networkErrorFor(
+  error: unknown,
+  url: URL,
+  timeoutMs: number,
+): NetworkError | ProtocolError | undefined {
+  const code = errorCode(error);
+  if (code === undefined) return undefined;
+  const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
+  if (code.startsWith('HPE_')) {
+    return new ProtocolError(
+      `${host} did not answer with HTTP (${code})`,
+      'check --base-url: is it the API?',
+    );
+  }
+  const kind = KIND_BY_CODE[code] ?? (/CERT|SSL|TLS/.test(code) ? 'tls' : undefined);
+  if (kind === undefined) return undefined;
+  const messages: Record<NetworkKind, string> = {
+    refused: `cannot reach ${host} (connection refused)`,
+    reset: `connection to ${host} was closed before the answer was complete (reset)`,
+    timeout: `no answer from ${host} within ${formatSeconds(timeoutMs)} (timeout)`,
+    dns: `cannot reach ${host} (DNS lookup failed: ${code})`,
+    tls: `secure connection to ${host} failed (${code})`,
+    unreachable: `cannot reach ${host} (network unreachable: ${code})`,
+  };
+  const hints: Record<NetworkKind, string> = {
+    refused: 'check --base-url, and that the server is running',
+    reset: 'the server or a proxy dropped the connection: try again later',
+    timeout: 'the server is slow or unreachable: try again later, or raise --timeout',
+    dns: 'check the host name in --base-url, and your network connection',
+    tls: "the server's certificate could not be verified; check --base-url (https to a plain-http port?)",
+    unreachable: 'check your network connection',
+  };
+  return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}

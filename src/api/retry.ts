@@ -1,0 +1,260 @@
+// The retry policy of cli.md's "Retries and rate limits": pure functions that read waits and decide,
+// and one loop that runs attempts and sleeps through a Clock (so tests never really wait).
+//
+// Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
+// rate limit that resets within --max-wait is worth waiting for more than three times.
+
+import type { Clock } from './clock.js';
+import { NetworkError, RateLimitedError } from './errors.js';
+import { type FailedResponse, serverErrorFor } from './http-errors.js';
+import { extractServerMessage } from './server-message.js';
+
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+const UNIX_MS_ABOVE = 1e12;
+const UNIX_SECONDS_ABOVE = 1e9;
+
+export type RetryAfterValue = { kind: 'at'; at: number } | { kind: 'unreadable'; raw: string };
+
+/**
+ * A body's retryAfter as an absolute time. The spec says Unix seconds; servers also send Unix
+ * milliseconds or seconds to wait, told apart by size: > 1e12 ms, > 1e9 Unix seconds, else a wait.
+ */
+export function parseRetryAfterValue(value: unknown, nowMs: number): RetryAfterValue | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && NUMERIC.test(value)
+        ? Number(value)
+        : NaN;
+  if (!Number.isFinite(n)) {
+    return { kind: 'unreadable', raw: typeof value === 'string' ? value : JSON.stringify(value) };
+  }
+  if (n > UNIX_MS_ABOVE) return { kind: 'at', at: n };
+  if (n > UNIX_SECONDS_ABOVE) return { kind: 'at', at: n * 1000 };
+  return { kind: 'at', at: nowMs + Math.max(0, n) * 1000 };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `retryAfter` (or `retry_after`) at the top level, or inside an `error` or `detail` object. */
+export function findRetryAfter(body: unknown): unknown {
+  if (!isRecord(body)) return undefined;
+  for (const holder of [body, body.error, body.detail]) {
+    if (!isRecord(holder)) continue;
+    const value = holder.retryAfter ?? holder.retry_after;
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
+
+/** A Retry-After header (seconds, or an HTTP date) as an absolute time in ms. */
+export function parseRetryAfterHeader(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return nowMs + Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : date;
+}
+
+/** Exponential backoff with full jitter: a random wait below min(cap, base * 2^(attempt-1)). */
+export function backoffDelay(attempt: number, random: () => number, baseMs = 500, capMs = 8000): number {
+  return random() * Math.min(capMs, baseMs * 2 ** (attempt - 1));
+}
+
+/** "at 2026-11-23 01:00 local time (00:00 UTC), in 7h 12m". */
+export function describeReset(resetAt: Date, nowMs: number): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = `${resetAt.getFullYear()}-${pad(resetAt.getMonth() + 1)}-${pad(resetAt.getDate())} ${pad(resetAt.getHours())}:${pad(resetAt.getMinutes())}`;
+  const utc = `${pad(resetAt.getUTCHours())}:${pad(resetAt.getUTCMinutes())} UTC`;
+  return `at ${local} local time (${utc}), ${describeDuration(resetAt.getTime() - nowMs)}`;
+}
+
+/** "in 7h 12m", "in 45s", "in 2d 3h"; "now" when the time has passed. */
+export function describeDuration(ms: number): string {
+  if (ms <= 0) return 'now';
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `in ${s}s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `in ${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `in ${h}h ${m % 60}m`;
+  return `in ${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+export type WaitReason = 'rate-limited' | 'server-error' | 'network';
+
+export interface WaitEvent {
+  reason: WaitReason;
+  waitMs: number;
+  /** The attempt (1-based) that failed and is followed by this wait. */
+  attempt: number;
+  until: Date;
+  /** The HTTP status that caused the wait; absent for network failures. */
+  status?: number;
+  /** Which retry of its budget this is (1-based), and that budget: "retry 1 of 3". */
+  retry: number;
+  maxRetries: number;
+}
+
+export type AttemptOutcome<T> =
+  | { kind: 'success'; value: T }
+  | { kind: 'rate-limited'; response: FailedResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'server-error'; response: FailedResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'network'; error: NetworkError };
+
+export type FailedOutcome = Exclude<AttemptOutcome<unknown>, { kind: 'success' }>;
+
+export interface RetryPolicy {
+  /** Retries for 5xx and network failures (not counting the first attempt). */
+  retries: number;
+  /** How many 429 waits before giving up. */
+  rateLimitWaits: number;
+  /** The longest single wait; a 429 asking for more stops at once. */
+  maxWaitMs: number;
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  random: () => number;
+}
+
+/** How many retries of each budget have been spent so far. */
+export interface RetryCounts {
+  retries: number;
+  rateLimitWaits: number;
+}
+
+export type RetryDecision =
+  | { retry: true; waitMs: number; reason: WaitReason }
+  | { retry: false; error: Error };
+
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+/** Whether and how long to wait after a failed attempt. `attempts` counts attempts made so far. */
+export function decideRetry(
+  outcome: FailedOutcome,
+  counts: RetryCounts,
+  policy: RetryPolicy,
+  nowMs: number,
+  attempts: number,
+): RetryDecision {
+  const backoff = (n: number) => backoffDelay(n, policy.random, policy.backoffBaseMs, policy.backoffCapMs);
+  if (outcome.kind === 'rate-limited') return decideRateLimited(outcome, counts, policy, nowMs, backoff);
+  if (outcome.kind === 'network') {
+    const { error } = outcome;
+    if (error.kind === 'tls') return { retry: false, error };
+    if (counts.retries >= policy.retries) return { retry: false, error: afterAttempts(error, attempts) };
+    return { retry: true, waitMs: backoff(counts.retries + 1), reason: 'network' };
+  }
+  const { response } = outcome;
+  if (!RETRYABLE_STATUSES.has(response.status) || counts.retries >= policy.retries) {
+    return { retry: false, error: serverErrorFor(response, attempts) };
+  }
+  const askedAt =
+    response.status === 503 ? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs) : undefined;
+  if (askedAt !== undefined) {
+    const waitMs = Math.max(0, askedAt - nowMs);
+    if (waitMs > policy.maxWaitMs) {
+      const note = `it asks to retry ${describeDuration(waitMs)}, longer than --max-wait`;
+      return { retry: false, error: serverErrorFor(response, attempts, note) };
+    }
+    return { retry: true, waitMs, reason: 'server-error' };
+  }
+  return { retry: true, waitMs: backoff(counts.retries + 1), reason: 'server-error' };
+}
+
+function decideRateLimited(
+  outcome: Extract<FailedOutcome, { kind: 'rate-limited' }>,
+  counts: RetryCounts,
+  policy: RetryPolicy,
+  nowMs: number,
+  backoff: (n: number) => number,
+): RetryDecision {
+  const { response } = outcome;
+  const serverMessage = extractServerMessage(response.body, response.contentType);
+  const info = { status: response.status, serverMessage };
+  const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
+  const hint = `wait until then, or raise --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s) to let leadctl wait`;
+  const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
+  if (fromBody?.kind === 'unreadable') {
+    const error = new RateLimitedError(`${head}; the server says retry after "${fromBody.raw}"`, {
+      ...info,
+      rawRetryAfter: fromBody.raw,
+      hint: 'try again later',
+    });
+    return { retry: false, error };
+  }
+  const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
+  const resetAt = at === undefined ? undefined : new Date(at);
+  if (resetAt === undefined && policy.maxWaitMs <= 0) {
+    const message = `${head}; the server did not say when to retry, and --max-wait is 0`;
+    return { retry: false, error: new RateLimitedError(message, { ...info, hint: 'try again later' }) };
+  }
+  // Without a time from the server, back off, but never beyond --max-wait.
+  const waitMs =
+    at === undefined
+      ? Math.min(backoff(counts.rateLimitWaits + 1), policy.maxWaitMs)
+      : Math.max(0, at - nowMs);
+  if (waitMs > policy.maxWaitMs && resetAt) {
+    const message = `${head}: the server allows more requests ${describeReset(resetAt, nowMs)}`;
+    return { retry: false, error: new RateLimitedError(message, { ...info, resetAt, hint }) };
+  }
+  if (counts.rateLimitWaits >= policy.rateLimitWaits) {
+    const when = resetAt ? `; the server allows more requests ${describeReset(resetAt, nowMs)}` : '';
+    const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when}`;
+    return {
+      retry: false,
+      error: new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' }),
+    };
+  }
+  return { retry: true, waitMs, reason: 'rate-limited' };
+}
+
+function parseJsonQuietly(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function afterAttempts(error: NetworkError, attempts: number): NetworkError {
+  if (attempts <= 1) return error;
+  return new NetworkError(`${error.message} after ${attempts} attempts`, error.kind, {
+    ...(error.hint ? { hint: error.hint } : {}),
+    cause: error.cause,
+  });
+}
+
+/**
+ * Runs attempts until one succeeds or the policy gives up. Errors the attempt throws (4xx, protocol,
+ * the caller's abort) pass straight through: they are never retried. Sleeps reject when `signal` aborts.
+ */
+export async function withRetries<T>(
+  attempt: (n: number) => Promise<AttemptOutcome<T>>,
+  policy: RetryPolicy,
+  clock: Clock,
+  hooks: { onWait?(event: WaitEvent): void } = {},
+  signal?: AbortSignal,
+): Promise<T> {
+  const counts: RetryCounts = { retries: 0, rateLimitWaits: 0 };
+  for (let n = 1; ; n++) {
+    signal?.throwIfAborted();
+    const outcome = await attempt(n);
+    if (outcome.kind === 'success') return outcome.value;
+    const decision = decideRetry(outcome, counts, policy, clock.now(), n);
+    if (!decision.retry) throw decision.error;
+    const rateLimited = decision.reason === 'rate-limited';
+    const retry = rateLimited ? ++counts.rateLimitWaits : ++counts.retries;
+    hooks.onWait?.({
+      reason: decision.reason,
+      waitMs: decision.waitMs,
+      attempt: n,
+      until: new Date(clock.now() + decision.waitMs),
+      ...(outcome.kind === 'network' ? {} : { status: outcome.response.status }),
+      retry,
+      maxRetries: rateLimited ? policy.rateLimitWaits : policy.retries,
+    });
+    await clock.sleep(decision.waitMs, signal);
+  }
+}

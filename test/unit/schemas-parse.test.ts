@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../src/api/errors.js';
+import {
+  completeMeta,
+  parseHistoryPage,
+  parseLeadsPage,
+  parseSearchResponse,
+} from '../../src/api/schemas.js';
+
+const ok = (value: unknown) => ({
+  status: 200,
+  body: JSON.stringify(value),
+  contentType: 'application/json',
+});
+const meta = { page: 1, limit: 25, total: 1, totalPages: 1 };
+
+function protocolError(run: () => unknown): ProtocolError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).exitCode).toBe(7);
+    return error as ProtocolError;
+  }
+  throw new Error('expected a ProtocolError');
+}
+
+describe('lead items', () => {
+  it('accepts nulls and missing fields', () => {
+    const page = parseLeadsPage(ok({ leads: [{ id: 'a', phone: null, website: null }], meta }), {});
+    expect(page.leads).toEqual([{ id: 'a', phone: null, website: null }]);
+    expect('rating' in page.leads[0]!).toBe(false);
+  });
+
+  it('turns numeric strings into numbers and non-numbers into null', () => {
+    const lead = { id: 'a', rating: '4.5', review_count: ' 12 ', phone: 15125550101, category: { x: 1 } };
+    const [parsed] = parseLeadsPage(
+      ok({ leads: [lead, { id: 'b', rating: 'N/A', review_count: '' }], meta }),
+      {},
+    ).leads;
+    expect(parsed).toEqual({ id: 'a', rating: 4.5, review_count: 12, phone: '15125550101', category: null });
+    const second = parseLeadsPage(ok({ leads: [{ id: 'b', rating: 'N/A', review_count: '' }], meta }), {})
+      .leads[0];
+    expect(second).toEqual({ id: 'b', rating: null, review_count: null });
+  });
+
+  it('keeps unknown fields untouched', () => {
+    const lead = { id: 'a', name: 'Joe', tags: ['x'], owner: { email: 'e@x' }, score: '7' };
+    expect(parseLeadsPage(ok({ leads: [lead], meta }), {}).leads[0]).toEqual(lead);
+  });
+
+  it('takes a numeric id as text and refuses a missing one, naming the item', () => {
+    expect(parseLeadsPage(ok({ leads: [{ id: 42 }], meta }), {}).leads[0]?.id).toBe('42');
+    const error = protocolError(() => parseLeadsPage(ok({ leads: [{ id: 'a' }, { name: 'x' }], meta }), {}));
+    expect(error.message).toBe('server answered 200 with a malformed item: leads[1].id is missing');
+    const notObject = protocolError(() => parseLeadsPage(ok({ leads: ['a'], meta }), {}));
+    expect(notObject.message).toMatch(/leads\[0\] is not an object/);
+  });
+});
+
+describe('envelopes', () => {
+  it('refuses a body that is not JSON, quoting status and the start of the body', () => {
+    const html = `<!DOCTYPE html><html>${'x'.repeat(400)}`;
+    const error = protocolError(() =>
+      parseLeadsPage({ status: 200, body: html, contentType: 'text/html' }, {}),
+    );
+    expect(error.message).toBe(
+      `server answered 200 with something that is not JSON: "${html.slice(0, 199)}…"`,
+    );
+    expect(error.hint).toMatch(/--base-url/);
+  });
+
+  it('refuses a body without its list', () => {
+    const error = protocolError(() => parseHistoryPage(ok({ data: [], meta }), {}));
+    expect(error.message).toBe(
+      'server answered 200 without a "history" list: "{"data":[],"meta":{"page":1,"limit":25,"total":1,"totalPages":1}}"',
+    );
+    protocolError(() => parseLeadsPage(ok([{ id: 'a' }]), {}));
+    protocolError(() => parseLeadsPage({ status: 200, body: '' }, {}));
+  });
+
+  it('reads a null list as empty (as Go servers write empty slices)', () => {
+    expect(parseLeadsPage(ok({ leads: null, meta: { ...meta, total: 0 } }), {}).leads).toEqual([]);
+  });
+
+  it('parses history entries leniently', () => {
+    const entry = {
+      id: 'h1',
+      query: 'plumber',
+      location: null,
+      results_count: '20',
+      created_at: '2026-01-01T00:00:00Z',
+    };
+    expect(parseHistoryPage(ok({ history: [entry], meta }), {}).history[0]).toEqual({
+      ...entry,
+      results_count: 20,
+    });
+  });
+
+  it('completes a search response from its results and the request', () => {
+    const body = { results: [{ place_id: 'p1', lat: '30.26', lng: -97.74 }], cached: true };
+    const response = parseSearchResponse(ok(body), { query: 'plumber', location: 'Austin' });
+    expect(response).toEqual({
+      results: [{ place_id: 'p1', lat: 30.26, lng: -97.74 }],
+      cached: true,
+      count: 1,
+      query: 'plumber',
+      location: 'Austin',
+    });
+    const echoed = parseSearchResponse(
+      ok({ results: [], count: '0', query: 'Plumber', location: 'Austin, TX' }),
+      {
+        query: 'plumber',
+        location: 'Austin',
+      },
+    );
+    expect(echoed).toMatchObject({ count: 0, query: 'Plumber', location: 'Austin, TX' });
+    const error = protocolError(() =>
+      parseSearchResponse(ok({ results: [{ name: 'x' }] }), { query: 'q', location: 'l' }),
+    );
+    expect(error.message).toMatch(/results\[0\]\.place_id is missing/);
+  });
+});
+
+describe('completeMeta', () => {
+  it('keeps a complete meta, coercing string numbers', () => {
+    expect(completeMeta({ page: '2', limit: '10', total: '35', totalPages: '4' }, {}, 10)).toEqual({
+      page: 2,
+      limit: 10,
+      total: 35,
+      totalPages: 4,
+    });
+  });
+
+  it('derives totalPages from total and limit', () => {
+    expect(completeMeta({ page: 1, limit: 10, total: 35 }, {}, 10)).toMatchObject({ totalPages: 4 });
+    expect(completeMeta({ page: 1, limit: 10, total: 0 }, {}, 0)).toMatchObject({ totalPages: 0 });
+  });
+
+  it('fills page and limit from the request, then from the spec defaults', () => {
+    expect(completeMeta({ total: 250 }, { page: 3, limit: 100 }, 50)).toEqual({
+      page: 3,
+      limit: 100,
+      total: 250,
+      totalPages: 3,
+    });
+    expect(completeMeta({ total: 30 }, {}, 25)).toEqual({ page: 1, limit: 25, total: 30, totalPages: 2 });
+  });
+
+  it('derives a missing total only on a visibly last page', () => {
+    expect(completeMeta(undefined, { page: 3, limit: 10 }, 4)).toEqual({
+      page: 3,
+      limit: 10,
+      total: 24,
+      totalPages: 3,
+    });
+    expect(completeMeta({ page: 2, limit: 10, totalPages: 2 }, {}, 10)).toMatchObject({ total: 20 });
+    const error = protocolError(() => completeMeta(undefined, { page: 1, limit: 10 }, 10));
+    expect(error.message).toMatch(/without meta\.total/);
+  });
+});
