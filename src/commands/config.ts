@@ -1,0 +1,77 @@
+import { Argument, type Command } from 'commander';
+import { CONFIG_KEYS } from '../config/keys.js';
+import { selectedProfileName } from '../config/profiles.js';
+import type { ConfigIo } from './config-run.js';
+import type { CommandContext, ContextFor } from './context.js';
+import { examples } from './help-text.js';
+
+function configIo({ io, globals }: CommandContext): ConfigIo {
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    env: io.env,
+    profile: selectedProfileName(globals.profile, io.env),
+    quiet: Boolean(globals.quiet),
+  };
+}
+
+const keyArgument = () => new Argument('<key>', CONFIG_KEYS.join(', ')).choices(CONFIG_KEYS);
+
+export function registerConfig(program: Command, contextFor: ContextFor): Command {
+  const config = program
+    .command('config')
+    .description('read and change stored settings (per profile, in config.json)')
+    .addHelpText(
+      'after',
+      examples([
+        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'leadctl config set base-url https://api.example.com',
+        'leadctl --profile work config list',
+      ]),
+    );
+  const run = () => import('./config-run.js');
+
+  config
+    .command('set')
+    .description('store a value; with no value, api-key is read from stdin or a hidden prompt')
+    .addArgument(keyArgument())
+    .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
+    .action(async (key: string, value: string | undefined, _flags: unknown, self: Command) => {
+      await (await run()).runConfigSet(key, value, configIo(contextFor(self)));
+    });
+  config
+    .command('get')
+    .description('print a stored value (api-key masked unless --reveal)')
+    .addArgument(keyArgument())
+    .option('--reveal', 'print the api-key in full')
+    .action(async (key: string, flags: { reveal?: boolean }, self: Command) => {
+      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, configIo(contextFor(self)));
+    });
+  config
+    .command('unset')
+    .description('remove a stored value')
+    // No choices here: a misspelt key left by a hand edit must be removable too.
+    .argument('<key>', CONFIG_KEYS.join(', '))
+    .action(async (key: string, _flags: unknown, self: Command) => {
+      await (await run()).runConfigUnset(key, configIo(contextFor(self)));
+    });
+  config
+    .command('list')
+    .description("print the profile's stored values as key=value (api-key masked unless --reveal)")
+    .option('--reveal', 'print the api-key in full')
+    .option('--json', 'print one JSON object')
+    .action(async (flags: { reveal?: boolean; json?: boolean }, self: Command) => {
+      await (await run()).runConfigList(
+        { reveal: Boolean(flags.reveal), json: Boolean(flags.json) },
+        configIo(contextFor(self)),
+      );
+    });
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .action(async (_flags: unknown, self: Command) => {
+      await (await run()).runConfigPath(configIo(contextFor(self)));
+    });
+  return config;
+}

@@ -1,0 +1,84 @@
+// The one place items are written: picks the format and columns, opens stdout or the -o file, and
+// streams rows through the renderer. On any failure or interrupt the rows already received are
+// still written, and an -o file stays <file>.partial.
+import { createRenderer } from '../output/index.js';
+import { openOutput } from '../output/writer.js';
+import type { ResourceInfo } from '../resources.js';
+import type { Io } from './context.js';
+import { chooseFormat, type FormatName, type OutputFlags } from './shared-options.js';
+
+export interface ItemSink {
+  readonly format: FormatName;
+  write(item: Record<string, unknown>): Promise<void>;
+  /** Closes the output: renames an -o file into place when `ok`, else leaves it as .partial. */
+  close(ok: boolean): Promise<void>;
+}
+
+export interface ItemSinkOptions {
+  io: Io;
+  flags: OutputFlags;
+  resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
+  storedFormat?: string | undefined;
+  color: boolean;
+}
+
+export async function openItemSink({
+  io,
+  flags,
+  resource,
+  storedFormat,
+  color,
+}: ItemSinkOptions): Promise<ItemSink> {
+  const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
+  const format = chooseFormat(flags, storedFormat, toTerminal);
+  const renderer = createRenderer({
+    format,
+    ...(flags.fields ? { fields: flags.fields } : {}),
+    defaultFields: resource.fields,
+    tableFields: resource.tableFields,
+    header: flags.header,
+    sanitize: flags.sanitize,
+    color: color && toTerminal,
+    ...(toTerminal && io.stdout.columns ? { width: io.stdout.columns } : {}),
+  });
+  const target = await openOutput({ ...(flags.output ? { file: flags.output } : {}), stdout: io.stdout });
+  let closed = false;
+  await target.write(renderer.start());
+  return {
+    format,
+    write: (item) => target.write(renderer.row(item)),
+    close: async (ok) => {
+      if (closed) return;
+      closed = true;
+      try {
+        // After a failure or Ctrl-C, json stays visibly unterminated so that no consumer mistakes the
+        // rows received for the whole set; a table, which is for a person, shows them.
+        if (ok || format === 'table') await target.write(renderer.finish());
+      } catch (error) {
+        await target.abandon();
+        throw error;
+      }
+      await (ok ? target.commit() : target.abandon());
+    },
+  };
+}
+
+/**
+ * Runs `produce` with a sink, closing it whatever happens; the producer's error wins. Returns what
+ * `produce` returned, so that footers are printed after the output (a table renders only at close).
+ */
+export async function withItemSink<T>(
+  options: ItemSinkOptions,
+  produce: (sink: ItemSink) => Promise<T>,
+): Promise<T> {
+  const sink = await openItemSink(options);
+  let result: T;
+  try {
+    result = await produce(sink);
+  } catch (error) {
+    await sink.close(false).catch(() => {});
+    throw error;
+  }
+  await sink.close(true);
+  return result;
+}

@@ -1,0 +1,43 @@
+// commander argument parsers: they validate a flag's value before anything heavy loads or any
+// request is sent, and throw InvalidArgumentError, which commander reports as a usage error (exit 2).
+import { InvalidArgumentError } from 'commander';
+
+export function integerIn(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    }
+    return n;
+  };
+}
+
+export function integerAtLeast(min: number) {
+  return integerIn(min, Number.MAX_SAFE_INTEGER);
+}
+
+/** A comma-separated list of names: `--fields name,phone`. */
+export function fieldList(value: string): string[] {
+  const fields = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
+  if (fields.length === 0) throw new InvalidArgumentError('expected field names separated by commas.');
+  return fields;
+}
+
+/** A value that must not be empty or blank: `--location ""` is refused before any request. */
+export function nonBlank(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw new InvalidArgumentError('must not be empty.');
+  return trimmed;
+}
+
+/** A probability from 0 to 1: `--fail-rate 0.25`. */
+export function probability(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError('expected a number from 0 to 1.');
+  }
+  return n;
+}

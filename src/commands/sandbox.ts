@@ -1,0 +1,60 @@
+import { type Command, Option } from 'commander';
+import type { ContextFor } from './context.js';
+import { examples } from './help-text.js';
+import { integerIn, nonBlank, probability } from './parsers.js';
+
+interface SandboxFlags {
+  port: number;
+  host: string;
+  plan: 'free' | 'pro' | 'agency';
+  variant: 'a' | 'b';
+  leads?: number;
+  latency?: number;
+  failRate?: number;
+  seed?: number;
+}
+
+export function registerSandbox(program: Command, contextFor: ContextFor): Command {
+  return program
+    .command('sandbox')
+    .description('serve a local Lead Data API with realistic data, for trying scripts without spending quota')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', integerIn(0, 65535), 0)
+    .option('--host <address>', 'address to listen on', nonBlank, '127.0.0.1')
+    .addOption(
+      new Option('--plan <plan>', 'plan of the key printed as LEADCTL_API_KEY')
+        .choices(['free', 'pro', 'agency'])
+        .default('agency'),
+    )
+    .addOption(
+      new Option('--variant <v>', "which of the spec's plan tables applies").choices(['a', 'b']).default('b'),
+    )
+    .option('--leads <n>', 'saved leads to start with (default: 300)', integerIn(0, 10_000_000))
+    .option('--latency <ms>', 'delay added to every answer, in milliseconds', integerIn(0, 600_000))
+    .option('--fail-rate <p>', 'share of requests answered 500, 0..1', probability)
+    .option('--seed <n>', 'seed of the generated data (default: 1)', integerIn(0, 2 ** 31 - 1))
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl sandbox --port 8080',
+        'leadctl sandbox --port 8080 > sandbox.env &   # then: set -a; . ./sandbox.env; set +a; leadctl leads',
+        'leadctl sandbox --variant a --plan agency --latency 50 --fail-rate 0.1',
+      ]),
+    )
+    .action(async (flags: SandboxFlags, self: Command) => {
+      const { runSandbox } = await import('./sandbox-run.js');
+      const { io, signal } = contextFor(self);
+      await runSandbox(
+        {
+          port: flags.port,
+          host: flags.host,
+          plan: flags.plan,
+          variant: flags.variant,
+          ...(flags.leads === undefined ? {} : { leads: flags.leads }),
+          ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),
+          ...(flags.failRate === undefined ? {} : { failRate: flags.failRate }),
+          ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        },
+        { stdout: io.stdout, stderr: io.stderr, signal },
+      );
+    });
+}

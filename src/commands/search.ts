@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import type { ContextFor } from './context.js';
+import { examples } from './help-text.js';
+import { integerIn, nonBlank } from './parsers.js';
+import { addOutputOptions, type OutputFlags } from './shared-options.js';
+
+export interface SearchFlags extends OutputFlags {
+  location?: string;
+  radius?: number;
+  input?: string;
+  unique?: boolean;
+  maxRequests?: number;
+  resume?: boolean;
+  concurrency?: number;
+}
+
+export function registerSearch(program: Command, contextFor: ContextFor): Command {
+  const command = program
+    .command('search')
+    .description('run a new lead search: businesses by keyword and location')
+    .argument('[query...]', 'business type or keyword (several words are joined with spaces)')
+    .option('-l, --location <place>', 'city, state, or zip code (required)', nonBlank)
+    .option(
+      '-r, --radius <miles>',
+      "search radius in miles, 1..50 (default: the server's, 10)",
+      integerIn(1, 50),
+    )
+    .option('--input <file>', 'batch: CSV or JSON lines with query, location[, radius]; - reads stdin')
+    .option('--unique', 'batch: keep only the first result per place_id')
+    .option(
+      '--max-requests <n>',
+      'batch: most requests the batch may spend',
+      integerIn(1, Number.MAX_SAFE_INTEGER),
+    )
+    .option('--resume', 'batch: continue a stopped batch from <file>.state (needs -o)')
+    .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16));
+  addOutputOptions(command);
+  command
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl search "plumber" --location Austin',
+        "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
+        'leadctl search --input searches.csv --unique --csv -o results.csv',
+      ]),
+    )
+    .action(async (words: string[], flags: SearchFlags, self: Command) => {
+      const { runSearch } = await import('./search-run.js');
+      await runSearch(words, flags, contextFor(self));
+    });
+  return command;
+}

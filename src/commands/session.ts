@@ -1,0 +1,107 @@
+// Turns global options into a ready client: settings by precedence, the in-process sandbox for
+// --sandbox, and hooks that report attempts, waits and deprecations through the ui.
+import type { ClientHooks, LeadClient } from '../api/client.js';
+import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { resolveSettings, type Settings } from '../config/settings.js';
+import { createUi, type Ui } from '../ui/ui.js';
+import { VERSION } from '../version.js';
+import type { CommandContext } from './context.js';
+
+export interface Session {
+  client: LeadClient;
+  ui: Ui;
+  settings: Settings;
+  close(): Promise<void>;
+}
+
+export async function openUi(ctx: CommandContext): Promise<Ui> {
+  const { globals, io } = ctx;
+  return createUi({
+    stderr: io.stderr,
+    quiet: Boolean(globals.quiet),
+    verbose: Boolean(globals.verbose) || io.env.LEADCTL_DEBUG === '1',
+    color: globals.color !== false && !io.env.NO_COLOR,
+  });
+}
+
+export async function openSession(ctx: CommandContext): Promise<Session> {
+  const ui = await openUi(ctx);
+  const { globals, io } = ctx;
+  const settings = await resolveSettings(
+    {
+      apiKey: globals.apiKey,
+      baseUrl: globals.baseUrl,
+      profile: globals.profile,
+      timeout: globals.timeout,
+      retries: globals.retries,
+      maxWait: globals.maxWait,
+    },
+    io.env,
+  );
+  for (const warning of settings.warnings) ui.warn(warning);
+
+  let closeSandbox = async () => {};
+  let baseUrl = settings.baseUrl;
+  let apiKey = settings.apiKey;
+  if (globals.sandbox) {
+    const { startSandbox } = await import('../sandbox/index.js');
+    const sandbox = await startSandbox({});
+    ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
+    baseUrl = sandbox.url;
+    apiKey = sandbox.apiKey;
+    closeSandbox = () => sandbox.close();
+  }
+  if (!baseUrl) {
+    throw new UsageError(
+      'no API base URL is configured',
+      'set one: leadctl config set base-url <url>, export LEADCTL_BASE_URL=<url>, or pass --base-url <url>; or try leadctl with --sandbox',
+    );
+  }
+  if (!apiKey) {
+    throw new LeadError('no API key is configured', {
+      exitCode: ExitCode.auth,
+      hint: 'run: leadctl config set api-key (or export LEADCTL_API_KEY)',
+    });
+  }
+
+  const { LeadClient } = await import('../api/client.js');
+  const client = new LeadClient({
+    baseUrl,
+    apiKey,
+    timeoutMs: settings.timeoutSec * 1000,
+    retries: settings.retries,
+    maxWaitMs: settings.maxWaitSec * 1000,
+    userAgent: `leadctl/${VERSION}`,
+    hooks: reportingHooks(ui),
+  });
+  return {
+    client,
+    ui,
+    settings,
+    close: async () => {
+      await client.close();
+      await closeSandbox();
+    },
+  };
+}
+
+function reportingHooks(ui: Ui): ClientHooks {
+  return {
+    onAttempt: (e) => {
+      const outcome = e.status === undefined ? (e.error ?? 'failed') : String(e.status);
+      ui.debug(`${e.method} ${e.url} -> ${outcome} in ${Math.round(e.ms)} ms (attempt ${e.attempt})`);
+    },
+    onWait: (e) => {
+      if (e.reason === 'rate-limited') {
+        ui.countdown(e.waitMs, (seconds) => `Rate limited by the server; retrying in ${seconds} s`);
+      } else {
+        const why =
+          e.reason === 'network' ? 'network error' : `server error${e.status ? ` (${e.status})` : ''}`;
+        ui.notice(
+          `${why}; retrying in ${(e.waitMs / 1000).toFixed(1)} s (retry ${e.retry} of ${e.maxRetries})`,
+        );
+      }
+    },
+    onDeprecation: (e) => ui.warn(`the server says this API is deprecated (${e.header}: ${e.value})`),
+  };
+}

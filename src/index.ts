@@ -1,0 +1,37 @@
+// The library face: `import { LeadClient } from 'leadctl'`. The CLI is built on exactly these.
+
+export type {
+  AttemptEvent,
+  ClientHooks,
+  LeadClientOptions,
+  RequestOptions,
+  WaitEvent,
+} from './api/client.js';
+export { LeadClient } from './api/client.js';
+export { type Clock, systemClock } from './api/clock.js';
+export {
+  AuthError,
+  ExitCode,
+  ForbiddenError,
+  HttpError,
+  InterruptedError,
+  LeadError,
+  NetworkError,
+  NotFoundError,
+  ProtocolError,
+  RateLimitedError,
+  ServerError,
+  UsageError,
+  ValidationError,
+} from './api/errors.js';
+export type { FetchPage, PageMeta, PageProgress, PageResult, PaginateOptions } from './api/paginate.js';
+export { paginate } from './api/paginate.js';
+export type {
+  HistoryEntry,
+  HistoryPage,
+  Lead,
+  LeadsPage,
+  Meta,
+  SearchResponse,
+  SearchResult,
+} from './api/schemas.js';

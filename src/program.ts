@@ -1,0 +1,57 @@
+// Builds the commander program: the global options of cli.md and one registration per command.
+// Command definitions import only commander; each action loads its heavy module when it runs.
+import { Command } from 'commander';
+import { registerConfig } from './commands/config.js';
+import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
+import { registerHistory } from './commands/history.js';
+import { registerLeads } from './commands/leads.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerSearch } from './commands/search.js';
+import { VERSION } from './version.js';
+
+export function buildProgram(io: Io, signal: AbortSignal): Command {
+  const program = new Command('leadctl');
+  // These reach subcommands only when set before .command() is called.
+  program
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`leadctl: ${text.replace(/^error: /, '')}`),
+    })
+    .showHelpAfterError('Run with --help for usage.')
+    .showSuggestionAfterError(true);
+
+  program
+    .description(
+      'Command-line client for the Lead Data API v1: saved leads, search history and lead searches.',
+    )
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .option(
+      '--api-key <key>',
+      'API key (prefer `leadctl config set api-key`: flags show in the process list)',
+    )
+    .option('--base-url <url>', 'API base address; /api/v1/... is appended')
+    .option('--profile <name>', 'stored profile to use (default: "default")')
+    .option('--sandbox', 'run against the built-in sandbox on 127.0.0.1 (no key, no network)')
+    .option('--timeout <s>', 'seconds per request (default: 30)')
+    .option('--retries <n>', 'retries for 5xx and network errors (default: 3)')
+    .option('--max-wait <s>', 'longest single wait on a rate limit before giving up (default: 60)')
+    .option('-q, --quiet', 'no progress and no notices on stderr')
+    .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
+    .option('--no-color', 'no colour on stderr or in tables');
+
+  const contextFor: ContextFor = (command) => ({
+    io,
+    globals: command.optsWithGlobals() as GlobalOptions,
+    signal,
+  });
+  registerLeads(program, contextFor);
+  registerHistory(program, contextFor);
+  registerSearch(program, contextFor);
+  registerConfig(program, contextFor);
+  registerSandbox(program, contextFor);
+  return program;
+}

@@ -1,0 +1,99 @@
+// Everything a person reads about a run goes through here, to stderr: notices, warnings, the
+// --verbose request log and the progress line. stdout never sees any of it.
+import type { Ora } from 'ora';
+
+export interface UiOptions {
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+}
+
+export interface Ui {
+  readonly quiet: boolean;
+  /** Information for a person: "Showing 1–25 of 300 leads". Silent with --quiet. */
+  notice(message: string): void;
+  /** Something the user should know even if the run succeeds. Silent with --quiet. */
+  warn(message: string): void;
+  /** One line per HTTP attempt and similar detail; only with --verbose. */
+  debug(message: string): void;
+  /** The live progress line; shown only when stderr is a terminal and not --quiet. */
+  progress(text: string): void;
+  /** Removes the progress line. */
+  stopProgress(): void;
+  /**
+   * Says that the run waits for `ms`: on a terminal a live countdown in the progress line, which then
+   * returns to what it showed before; elsewhere one notice line.
+   */
+  countdown(ms: number, describe: (secondsLeft: number) => string): void;
+}
+
+export async function createUi(options: UiOptions): Promise<Ui> {
+  const { stderr, quiet, verbose, color } = options;
+  const interactive = Boolean(stderr.isTTY) && !quiet;
+  // ora costs ~100 ms to import: only load it when a spinner can actually be seen.
+  const ora = interactive ? (await import('ora')).default : undefined;
+  let spinner: Ora | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+
+  // A line written while the spinner runs would be overwritten by its next frame: clear it first.
+  const writeLine = (line: string) => {
+    if (spinner?.isSpinning) {
+      spinner.clear();
+      stderr.write(`${line}\n`);
+      spinner.render();
+    } else {
+      stderr.write(`${line}\n`);
+    }
+  };
+  const dim = (text: string) => (color && stderr.isTTY ? `\u001b[2m${text}\u001b[22m` : text);
+  const yellow = (text: string) => (color && stderr.isTTY ? `\u001b[33m${text}\u001b[39m` : text);
+
+  return {
+    quiet,
+    notice: (message) => {
+      if (!quiet) writeLine(dim(message));
+    },
+    warn: (message) => {
+      if (!quiet) writeLine(yellow(`leadctl: warning: ${message}`));
+    },
+    debug: (message) => {
+      if (verbose) writeLine(message);
+    },
+    progress: (text) => {
+      if (!ora) return;
+      if (!spinner) spinner = ora({ text, stream: stderr, color: 'cyan', isEnabled: true }).start();
+      else spinner.text = text;
+    },
+    stopProgress: () => {
+      clearInterval(ticker);
+      spinner?.stop();
+      spinner = undefined;
+    },
+    countdown: (ms, describe) => {
+      if (quiet) return;
+      if (!ora) {
+        writeLine(dim(describe(Math.ceil(ms / 1000))));
+        return;
+      }
+      const previous = spinner?.text;
+      const endsAt = Date.now() + ms;
+      const show = () => {
+        const left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+        if (!spinner) spinner = ora({ text: '', stream: stderr, isEnabled: true }).start();
+        spinner.text = describe(left);
+        if (left === 0) {
+          clearInterval(ticker);
+          if (previous === undefined) {
+            spinner.stop();
+            spinner = undefined;
+          } else spinner.text = previous;
+        }
+      };
+      clearInterval(ticker);
+      show();
+      ticker = setInterval(show, 1000);
+      ticker.unref();
+    },
+  };
+}

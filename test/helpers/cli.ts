@@ -1,0 +1,54 @@
+// Runs the BUILT leadctl (bin/leadctl.js -> dist/) as a user would: a real process, a clean
+// environment, a private config folder.
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa, type Options, type ResultPromise } from 'execa';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/leadctl.js');
+
+if (!existsSync(resolve(import.meta.dirname, '../../dist/cli.js'))) {
+  throw new Error('dist/ is missing: run `npm run build` before the e2e tests (npm test does)');
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh, empty config home, so no test sees another's profiles or the user's own. */
+export async function tempConfigHome(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'leadctl-test-'));
+}
+
+/** Only what a process needs: no LEADCTL_* or NO_COLOR leaking in from the developer's shell. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...extra };
+}
+
+export function spawnCli(
+  args: string[],
+  options: Options & { env?: Record<string, string | undefined> } = {},
+): ResultPromise {
+  return execa('node', [BIN, ...args], {
+    reject: false,
+    extendEnv: false,
+    stripFinalNewline: false,
+    ...options,
+    env: cleanEnv(options.env),
+  });
+}
+
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+): Promise<CliResult> {
+  const result = await spawnCli(args, {
+    ...(options.input === undefined ? { stdin: 'ignore' } : { input: options.input }),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
