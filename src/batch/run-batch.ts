@@ -1,0 +1,109 @@
+// The batch's engine: up to `concurrency` searches in flight, finished searches handed on strictly
+// in input order (a search that finishes early waits until every earlier one is handed on), so the
+// output is the same whatever the timing, and "done" is always a prefix of the rows: what --resume
+// needs. It knows nothing of files or formats.
+
+export type SearchOutcome<Result> =
+  | { kind: 'found'; results: Result[] }
+  | { kind: 'refused'; error: unknown };
+
+/** Why a batch ended before its last row. */
+export type BatchStop =
+  | { kind: 'interrupted' }
+  | { kind: 'request-cap' }
+  /** An error that ends the whole batch: a 429 beyond --max-wait, 401, 5xx after retries, a write failure. */
+  | { kind: 'error'; error: unknown };
+
+export interface BatchEngineOptions<Row, Result> {
+  rows: readonly Row[];
+  /** Rows before this index were finished by a stopped run. */
+  startAt: number;
+  concurrency: number;
+  /** Most searches this run may start; undefined = no cap. */
+  maxStarts?: number;
+  signal: AbortSignal;
+  search(row: Row, signal: AbortSignal): Promise<Result[]>;
+  /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
+  isRowFailure(error: unknown): boolean;
+  onStart?(index: number, row: Row): void;
+  /** Called once per finished row, in input order; a throw stops the batch. */
+  onFinished(index: number, row: Row, outcome: SearchOutcome<Result>): Promise<void>;
+}
+
+export interface BatchEngineResult {
+  /** Rows [0, finished) are finished: handed to onFinished. */
+  finished: number;
+  /** Searches this run started. */
+  started: number;
+  stop?: BatchStop;
+}
+
+export async function runBatchEngine<Row, Result>(
+  options: BatchEngineOptions<Row, Result>,
+): Promise<BatchEngineResult> {
+  const { rows, signal } = options;
+  const settled = new Map<number, SearchOutcome<Result>>();
+  let next = options.startAt;
+  let finished = options.startAt;
+  let started = 0;
+  let stop: BatchStop | undefined;
+  // After a failed hand-on (a write error) nothing more is handed on: it would leave a gap.
+  let handOnFailed = false;
+  // Hand-ons run one after another: onFinished writes output and state, which must not interleave.
+  let handing: Promise<void> = Promise.resolve();
+
+  const handOn = () => {
+    handing = handing.then(async () => {
+      while (!handOnFailed && settled.has(finished)) {
+        const outcome = settled.get(finished) as SearchOutcome<Result>;
+        settled.delete(finished);
+        try {
+          await options.onFinished(finished, rows[finished] as Row, outcome);
+        } catch (error) {
+          handOnFailed = true;
+          if (stop?.kind !== 'interrupted') stop = { kind: 'error', error };
+          return;
+        }
+        finished += 1;
+      }
+    });
+    return handing;
+  };
+  const worker = async () => {
+    while (stop === undefined && next < rows.length) {
+      if (signal.aborted) {
+        stop = { kind: 'interrupted' };
+        break;
+      }
+      if (options.maxStarts !== undefined && started >= options.maxStarts) {
+        stop = { kind: 'request-cap' };
+        break;
+      }
+      const index = next;
+      next += 1;
+      started += 1;
+      const row = rows[index] as Row;
+      options.onStart?.(index, row);
+      try {
+        settled.set(index, { kind: 'found', results: await options.search(row, signal) });
+      } catch (error) {
+        if (signal.aborted) {
+          stop ??= { kind: 'interrupted' };
+          return;
+        }
+        if (!options.isRowFailure(error)) {
+          stop ??= { kind: 'error', error };
+          return;
+        }
+        settled.set(index, { kind: 'refused', error });
+      }
+      await handOn();
+    }
+  };
+
+  const workers = Array.from({ length: Math.max(1, options.concurrency) }, worker);
+  await Promise.all(workers);
+  // Searches that finished after a stop are still written when no earlier row is missing.
+  await handOn();
+  return { finished, started, ...(stop ? { stop } : {}) };
+}

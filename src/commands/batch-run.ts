@@ -1,0 +1,157 @@
+// `leadctl search --input FILE`: many searches from a file, within quota, resumable. Every row is
+// checked before the first request; searches run a few at a time and are written in input order;
+// with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
+// that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
+import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
+import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
+import { planBatch, readInputText } from '../batch/load-input.js';
+import { openBatchTarget } from '../batch/open-target.js';
+import { type BatchStop, runBatchEngine, type SearchOutcome } from '../batch/run-batch.js';
+import { type OutputShape, removeState, saveState } from '../batch/state.js';
+import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
+import type { SearchRow } from '../batch/validate.js';
+import { createRenderer, sanitizeForTerminal } from '../output/index.js';
+import type { CommandContext } from './context.js';
+import type { SearchFlags } from './search.js';
+import { openSession } from './session.js';
+import { chooseFormat } from './shared-options.js';
+
+type Item = Record<string, unknown>;
+
+const DEFAULT_CONCURRENCY = 2;
+
+export async function runBatch(input: string, flags: SearchFlags, ctx: CommandContext): Promise<void> {
+  if (flags.location !== undefined || flags.radius !== undefined) {
+    throw new UsageError('--location and --radius come from the input file in a batch, not from flags');
+  }
+  if (flags.resume && !flags.output) {
+    throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
+  }
+  const source = input === '-' ? 'standard input' : input;
+  const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
+
+  const session = await openSession(ctx);
+  const { client, ui } = session;
+  const { io } = ctx;
+  try {
+    const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
+    const format = chooseFormat(flags, session.settings.format, toTerminal);
+    const color = ctx.globals.color !== false && !io.env.NO_COLOR;
+    const renderer = createRenderer({
+      format,
+      ...(flags.fields ? { fields: flags.fields } : {}),
+      defaultFields: BATCH_RESOURCE.fields,
+      tableFields: BATCH_RESOURCE.tableFields,
+      header: flags.header,
+      sanitize: flags.sanitize,
+      color: color && toTerminal,
+      ...(toTerminal && io.stdout.columns ? { width: io.stdout.columns } : {}),
+    });
+    const shape: OutputShape = {
+      format,
+      fields: flags.fields ?? null,
+      header: flags.header,
+      sanitize: flags.sanitize,
+      unique: Boolean(flags.unique),
+    };
+    const target = await openBatchTarget({
+      file: flags.output,
+      resume: Boolean(flags.resume),
+      stdout: io.stdout,
+      plan,
+      shape,
+      renderer,
+    });
+    const { output, stateFile, state } = target;
+    if (flags.resume)
+      ui.notice(`Resuming: ${state.done} of ${plan.unique.length} searches were done before.`);
+    const seen = new Set(state.seen);
+    const total = plan.unique.length;
+
+    // One finished search, in input order: write its results, then record it as done.
+    const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
+      if (outcome.kind === 'found') {
+        const items = outcome.results.map((result) => labelResult(row, result));
+        const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
+        await output.write(kept.map((item) => renderer.row(item)).join(''));
+        state.results += kept.length;
+        state.searched += 1;
+      } else {
+        const message =
+          outcome.error instanceof ValidationError
+            ? (outcome.error.serverMessage ?? outcome.error.message)
+            : String(outcome.error);
+        ui.stopProgress();
+        io.stderr.write(`leadctl: line ${row.line} (${describeRow(row)}): ${sanitizeForTerminal(message)}\n`);
+        state.failed.push({ line: row.line, query: row.query, location: row.location, message });
+      }
+      state.done = index + 1;
+      state.bytes = output.bytes;
+      if (flags.unique) state.seen = [...seen];
+      if (stateFile) await saveState(stateFile, state);
+    };
+
+    const result = await runBatchEngine<SearchRow, Item>({
+      rows: plan.unique,
+      startAt: state.done,
+      concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+      ...(flags.maxRequests === undefined ? {} : { maxStarts: flags.maxRequests }),
+      signal: ctx.signal,
+      search: async (row, signal) => {
+        const params = {
+          query: row.query,
+          location: row.location,
+          ...(row.radius === undefined ? {} : { radius: row.radius }),
+        };
+        return (await client.search(params, { signal })).results;
+      },
+      isRowFailure: (error) => error instanceof ValidationError,
+      onStart: (index, row) => ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`),
+      onFinished,
+    });
+    ui.stopProgress();
+
+    const closing = renderer.finish();
+    const totals = {
+      searched: state.searched,
+      failed: state.failed.length,
+      duplicates: plan.duplicates,
+      notRun: total - result.finished,
+      results: state.results,
+    };
+    if (!result.stop) {
+      await output.write(closing);
+      await output.commit();
+      if (stateFile) await removeState(stateFile);
+      ui.notice(summaryLine(totals));
+      if (totals.failed > 0) throw failedRowsError(totals.failed, total);
+      return;
+    }
+    // Stopped: close what was written (valid json on stdout; FILE.partial keeps the closing chunk too,
+    // which --resume cuts off again at the recorded length), then say how to go on.
+    await output.write(closing).catch(() => {});
+    await output.abandon();
+    ui.notice(summaryLine(totals));
+    if (stateFile) {
+      ui.notice(
+        `Progress is saved in ${stateFile}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
+      );
+    }
+    throw stopError(result.stop, flags.maxRequests, totals.notRun);
+  } finally {
+    ui.stopProgress();
+    await session.close();
+  }
+}
+
+function stopError(stop: BatchStop, maxRequests: number | undefined, notRun: number): unknown {
+  if (stop.kind === 'interrupted') return new InterruptedError();
+  if (stop.kind === 'request-cap') return requestCapError(maxRequests ?? 0, notRun);
+  return stop.error;
+}
+
+function describeRow(row: SearchRow): string {
+  return sanitizeForTerminal(
+    `${row.query}, ${row.location}${row.radius === undefined ? '' : `, ${row.radius} mi`}`,
+  );
+}

@@ -1,0 +1,182 @@
+// A batch stopped by a 429, by --max-requests or by Ctrl-C, then --resume: the finished file must be
+// byte-for-byte what one uninterrupted run writes, and no finished search may be sent again.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+
+const INPUT = [
+  'query,location,radius',
+  'plumber,Dallas,',
+  'plumber,Austin,5',
+  'roofer,Dallas,',
+  'plumber,dallas,', // a repeat of line 2
+  'electrician,"Fort Worth, TX",',
+  'plumber,Dallas,25',
+  'dentist,Waco,',
+].join('\n');
+const UNIQUE = 6;
+const SEED = 5;
+
+let home: string;
+const sandboxes: SandboxHandle[] = [];
+
+beforeAll(async () => {
+  home = await tempConfigHome();
+});
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+});
+
+async function sandboxWith(options: SandboxOptions = {}) {
+  const sandbox = await startSandbox({ seed: SEED, ...options });
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+
+async function workspace() {
+  const dir = await mkdtemp(join(tmpdir(), 'leadctl-resume-'));
+  const input = join(dir, 'searches.csv');
+  await writeFile(input, INPUT);
+  return { dir, input };
+}
+
+const auth = (s: SandboxHandle) => ['--base-url', s.url, '--api-key', s.apiKey];
+const env = () => ({ XDG_CONFIG_HOME: home });
+const run = (s: SandboxHandle, args: string[]) => runCli(['search', ...args, ...auth(s)], { env: env() });
+const searchBodies = (s: SandboxHandle) =>
+  s.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/search').map((r) => r.body);
+
+/** What one uninterrupted run writes with these options, from a sandbox of its own. */
+async function uninterrupted(input: string, dir: string, options: string[]): Promise<Buffer> {
+  const file = join(dir, 'reference.out');
+  const result = await run(await sandboxWith(), ['--input', input, '-o', file, ...options]);
+  expect(result.exitCode).toBe(0);
+  return readFile(file);
+}
+
+describe.each([
+  ['csv', ['--csv']],
+  ['json with --unique', ['--json', '--unique']],
+])('a 429 mid-batch, then --resume (%s)', (_name, options) => {
+  it('stops cleanly with exit 5, keeps .partial and .state, and resumes to the uninterrupted file', async () => {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.out');
+    // Two live searches this month, then 429 with a retryAfter weeks away: beyond any --max-wait.
+    const limited = await sandboxWith({ liveSearchLimit: 2 });
+    const stopped = await run(limited, ['--input', input, '-o', out, ...options]);
+    expect(stopped.exitCode).toBe(5);
+    expect(stopped.stderr).toMatch(/^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m);
+    expect(stopped.stderr).toContain(`Progress is saved in ${out}.state; continue with:`);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(true);
+    const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
+    expect(state.done).toBe(2);
+
+    const fresh = await sandboxWith();
+    const resumed = await run(fresh, ['--input', input, '-o', out, '--resume', ...options]);
+    expect(resumed.stderr).toContain('Resuming: 2 of 6 searches were done before.');
+    expect(resumed.exitCode).toBe(0);
+    // Only the searches not finished before are sent again.
+    expect(searchBodies(fresh)).toEqual([
+      { query: 'roofer', location: 'Dallas' },
+      { query: 'electrician', location: 'Fort Worth, TX' },
+      { query: 'plumber', location: 'Dallas', radius: 25 },
+      { query: 'dentist', location: 'Waco' },
+    ]);
+    expect(resumed.stderr).toMatch(/^6 searched, 0 failed, 1 skipped as duplicate; \d+ results$/m);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(existsSync(`${out}.state`)).toBe(false);
+    expect((await readFile(out)).equals(await uninterrupted(input, dir, options))).toBe(true);
+  });
+});
+
+describe('--max-requests, then --resume', () => {
+  it('spends exactly the cap, then the resumed run finishes the same file', async () => {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.json');
+    const first = await sandboxWith();
+    const capped = await run(first, ['--input', input, '-o', out, '--json', '--max-requests', '4']);
+    expect(capped.exitCode).toBe(5);
+    expect(searchBodies(first)).toHaveLength(4);
+    const resumed = await run(first, ['--input', input, '-o', out, '--json', '--resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(searchBodies(first)).toHaveLength(UNIQUE);
+    expect((await readFile(out)).equals(await uninterrupted(input, dir, ['--json']))).toBe(true);
+  });
+});
+
+describe('Ctrl-C, then --resume', () => {
+  it('exits 130 leaving .partial and .state, and --resume completes the same file', async () => {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.csv');
+    const first = await sandboxWith();
+    const child = spawnCli(
+      ['search', '--input', input, '-o', out, '--csv', '--concurrency', '1', ...auth(first)],
+      {
+        env: env(),
+        stdin: 'ignore',
+      },
+    );
+    // Ctrl-C while the third search is at the server: its answer is held until the CLI has exited.
+    first.onRequest(async () => {
+      if (first.requests.length !== 3) return;
+      child.kill('SIGINT');
+      await child;
+    });
+    const interrupted = await child;
+    expect(interrupted.exitCode).toBe(130);
+    expect(String(interrupted.stderr)).toContain('leadctl: interrupted');
+    expect(String(interrupted.stderr)).toMatch(
+      /^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m,
+    );
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(true);
+    expect(JSON.parse(await readFile(`${out}.state`, 'utf8')).done).toBe(2);
+
+    const fresh = await sandboxWith();
+    const resumed = await run(fresh, ['--input', input, '-o', out, '--csv', '--resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(searchBodies(fresh)).toHaveLength(UNIQUE - 2);
+    expect((await readFile(out)).equals(await uninterrupted(input, dir, ['--csv']))).toBe(true);
+  });
+});
+
+describe('--resume refuses what it cannot continue (exit 2, nothing sent)', () => {
+  async function stoppedBatch() {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.csv');
+    const first = await sandboxWith();
+    expect((await run(first, ['--input', input, '-o', out, '--csv', '--max-requests', '2'])).exitCode).toBe(
+      5,
+    );
+    return { dir, input, out, sandbox: await sandboxWith() };
+  }
+
+  it('a changed input', async () => {
+    const { dir, out, sandbox } = await stoppedBatch();
+    const changed = join(dir, 'changed.csv');
+    await writeFile(changed, `${INPUT}\nbaker,Austin,`);
+    const result = await run(sandbox, ['--input', changed, '-o', out, '--csv', '--resume']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('leadctl: the input changed since the stopped run');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('other output options, a missing state file, and a new run over a stopped one', async () => {
+    const { dir, input, out, sandbox } = await stoppedBatch();
+    const otherFormat = await run(sandbox, ['--input', input, '-o', out, '--json', '--resume']);
+    expect(otherFormat.exitCode).toBe(2);
+    expect(otherFormat.stderr).toContain('the stopped run had --format csv');
+    const overStopped = await run(sandbox, ['--input', input, '-o', out, '--csv']);
+    expect(overStopped.exitCode).toBe(2);
+    expect(overStopped.stderr).toContain('holds a stopped batch');
+    const missing = await run(sandbox, ['--input', input, '-o', join(dir, 'other.csv'), '--csv', '--resume']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('nothing to resume');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { keepFirstPerPlace, labelResult } from '../../src/batch/items.js';
+import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../../src/batch/summary.js';
+
+describe('summaryLine', () => {
+  it('reads like the issue asks, with thousands separators', () => {
+    expect(summaryLine({ searched: 48, failed: 1, duplicates: 1, notRun: 0, results: 1130 })).toBe(
+      '48 searched, 1 failed, 1 skipped as duplicate; 1,130 results',
+    );
+  });
+
+  it('says how many searches were not run when the batch stopped', () => {
+    expect(summaryLine({ searched: 3, failed: 0, duplicates: 0, notRun: 7, results: 1 })).toBe(
+      '3 searched, 0 failed, 0 skipped as duplicate, 7 not run; 1 result',
+    );
+  });
+
+  it('ends a batch with refused rows with exit 2 and a request-cap stop with exit 5', () => {
+    expect(failedRowsError(1, 50).exitCode).toBe(2);
+    const capped = requestCapError(3, 2);
+    expect(capped.exitCode).toBe(5);
+    expect(capped.message).toBe('stopped at --max-requests 3: 2 searches were not run');
+  });
+
+  it('spells the resume command with the output options to repeat, quoted for a shell', () => {
+    const shape = { format: 'csv', fields: ['name', 'phone'], header: false, sanitize: true, unique: true };
+    expect(resumeCommand('my searches.csv', "it's.csv", shape)).toBe(
+      "leadctl search --input 'my searches.csv' -o 'it'\\''s.csv' --resume --format csv --fields name,phone --no-header --unique",
+    );
+  });
+});
+
+describe('batch items', () => {
+  const row = { line: 2, query: 'plumber', location: 'Austin' };
+
+  it('puts the search first and keeps it even when the server sends the same keys', () => {
+    const item = labelResult(row, { place_id: 'p1', search_query: 'server', name: 'A' });
+    expect(Object.keys(item)).toEqual(['search_query', 'search_location', 'place_id', 'name']);
+    expect(item.search_query).toBe('plumber');
+  });
+
+  it('--unique keeps the first result per place_id across calls, and results without one', () => {
+    const seen = new Set(['p0']);
+    const first = keepFirstPerPlace([{ place_id: 'p0' }, { place_id: 'p1' }, { name: 'no id' }], seen);
+    const second = keepFirstPerPlace([{ place_id: 'p1' }, { place_id: 'p2' }, { name: 'no id' }], seen);
+    expect(first).toEqual([{ place_id: 'p1' }, { name: 'no id' }]);
+    expect(second).toEqual([{ place_id: 'p2' }, { name: 'no id' }]);
+  });
+});
