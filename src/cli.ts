@@ -5,6 +5,7 @@ import type { Io } from './commands/context.js';
 import { VERSION } from './version.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  ignoreClosedStdout(io.stdout);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     io.stdout.write(`${VERSION}\n`);
     return ExitCode.ok;
@@ -25,6 +26,16 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 
 function processIo(): Io {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+/**
+ * `leadctl --help | head -1`: once the reader is gone, further writes fail with EPIPE. That is the
+ * reader's choice, not an error, yet without a listener Node crashes with a stack trace. Data output
+ * has its own listener in the writer, which turns errors into exit codes; for help and notices there
+ * is nothing better to do with a stdout that can't be written than to stop writing to it.
+ */
+function ignoreClosedStdout(stdout: Io['stdout']): void {
+  stdout.on('error', () => {});
 }
 
 /** The first Ctrl-C or SIGTERM aborts the run (requests stop, output is closed); a second one quits at once. */

@@ -179,3 +179,21 @@ describe('exit codes', () => {
     }
   });
 });
+
+describe('a closed pipe', () => {
+  it.each([
+    ['search', '--help'],
+    ['leads', '--all', '--format', 'ndjson', '--sandbox'],
+  ])('`leadctl %s %s | head -c 10` ends quietly with exit 0', async (...args) => {
+    const r = await execa(
+      'bash',
+      ['-c', 'node "$@" | head -c 10 > /dev/null; echo "$' + '{PIPESTATUS[0]}"', 'bash', BIN, ...args],
+      {
+        reject: false,
+        env: { XDG_CONFIG_HOME: home },
+      },
+    );
+    expect(String(r.stdout).trim()).toBe('0');
+    expect(String(r.stderr)).toBe('');
+  });
+});
