@@ -1,0 +1,181 @@
+# bash completion for leadctl: generated from its commands by `leadctl completion bash`; do not edit.
+# Install: leadctl completion bash > ~/.local/share/bash-completion/completions/leadctl
+# (or add `source <(leadctl completion bash)` to ~/.bashrc). Needs bash 4.3 or newer.
+
+# The canonical name of the subcommand that word $2 names under command path $1 (aliases resolved).
+_leadctl_subcommand() {
+  case "$1:$2" in
+    'leadctl:leads') echo leads ;;
+    'leadctl:history') echo history ;;
+    'leadctl:search') echo search ;;
+    'leadctl:config') echo config ;;
+    'leadctl:completion') echo completion ;;
+    'leadctl:sandbox') echo sandbox ;;
+    'leadctl:help') echo help ;;
+    'leadctl config:set') echo set ;;
+    'leadctl config:get') echo get ;;
+    'leadctl config:unset') echo unset ;;
+    'leadctl config:list') echo list ;;
+    'leadctl config:path') echo path ;;
+    'leadctl config:help') echo help ;;
+    *) return 1 ;;
+  esac
+}
+
+# The words that name subcommands of command path $1, one a line.
+_leadctl_subcommands() {
+  case "$1:$2" in
+    'leadctl:') printf '%s\n' leads history search config completion sandbox help ;;
+    'leadctl config:') printf '%s\n' set get unset list path help ;;
+    *) return 1 ;;
+  esac
+}
+
+# Every option flag that applies under command path $1 (its own and its ancestors'), one a line.
+_leadctl_options() {
+  case "$1:$2" in
+    'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --no-sanitize -o --output -h --help ;;
+    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --no-sanitize -o --output -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency -f --format --json --csv --fields --no-header --no-sanitize -o --output -h --help ;;
+    'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal -h --help ;;
+    'leadctl config unset:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl config list:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal --json -h --help ;;
+    'leadctl config path:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl config help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --latency --fail-rate --seed -h --help ;;
+    'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    *) return 1 ;;
+  esac
+}
+
+# What option $2 declared by command path $1 takes: "choices" and the values a line each, "files" or "any".
+_leadctl_own_option_value() {
+  case "$1:$2" in
+    'leadctl:--api-key') echo any ;;
+    'leadctl:--base-url') echo any ;;
+    'leadctl:--profile') echo any ;;
+    'leadctl:--timeout') echo any ;;
+    'leadctl:--retries') echo any ;;
+    'leadctl:--max-wait') echo any ;;
+    'leadctl leads:--page') echo any ;;
+    'leadctl leads:--limit') echo any ;;
+    'leadctl leads:--max-items') echo any ;;
+    'leadctl leads:--since') echo any ;;
+    'leadctl leads:--concurrency') echo any ;;
+    'leadctl leads:-f'|'leadctl leads:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl leads:--fields') echo any ;;
+    'leadctl leads:-o'|'leadctl leads:--output') echo files ;;
+    'leadctl history:--page') echo any ;;
+    'leadctl history:--limit') echo any ;;
+    'leadctl history:--max-items') echo any ;;
+    'leadctl history:--since') echo any ;;
+    'leadctl history:--concurrency') echo any ;;
+    'leadctl history:-f'|'leadctl history:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl history:--fields') echo any ;;
+    'leadctl history:-o'|'leadctl history:--output') echo files ;;
+    'leadctl search:-l'|'leadctl search:--location') echo any ;;
+    'leadctl search:-r'|'leadctl search:--radius') echo any ;;
+    'leadctl search:--input') echo files ;;
+    'leadctl search:--max-requests') echo any ;;
+    'leadctl search:--concurrency') echo any ;;
+    'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl search:--fields') echo any ;;
+    'leadctl search:-o'|'leadctl search:--output') echo files ;;
+    'leadctl sandbox:--port') echo any ;;
+    'leadctl sandbox:--host') echo any ;;
+    'leadctl sandbox:--plan') printf '%s\n' choices free pro agency ;;
+    'leadctl sandbox:--variant') printf '%s\n' choices a b ;;
+    'leadctl sandbox:--leads') echo any ;;
+    'leadctl sandbox:--latency') echo any ;;
+    'leadctl sandbox:--fail-rate') echo any ;;
+    'leadctl sandbox:--seed') echo any ;;
+    *) return 1 ;;
+  esac
+}
+
+# The same for an option used under command path $1: declared there or by an ancestor (nearest wins).
+# Fails for an option that takes no value.
+_leadctl_option_value() {
+  local path=$1
+  until _leadctl_own_option_value "$path" "$2"; do
+    [[ $path == *' '* ]] || return 1
+    path=${path% *}
+  done
+}
+
+# The choices of positional argument number $2 (from 0) under command path $1, one a line.
+_leadctl_argument_choices() {
+  case "$1:$2" in
+    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
+    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
+    'leadctl config help:0') printf '%s\n' set get unset list path ;;
+    'leadctl completion:0') printf '%s\n' bash zsh fish ;;
+    'leadctl help:0') printf '%s\n' leads history search config completion sandbox ;;
+    *) return 1 ;;
+  esac
+}
+
+_leadctl() {
+  local IFS=$'\n' words=() i word path=leadctl next positional=0 only_positionals=0 takes_value=0
+  # Glue `--format` `=` `js` (bash splits at = when COMP_WORDBREAKS has it) back into --format=js.
+  for ((i = 0; i <= COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    if ((i > 1)) && [[ ${words[-1]} == --* && ( $word == = || ${words[-1]} == *= ) && ${words[-1]} != *=?* ]]; then
+      words[-1]+=$word
+    else
+      words+=("$word")
+    fi
+  done
+  local last=$((${#words[@]} - 1))
+  # Walk the finished words: descend into subcommands, skip option values, count positionals.
+  for ((i = 1; i < last; i++)); do
+    word=${words[i]}
+    if ((takes_value)); then takes_value=0; continue; fi
+    if ((!only_positionals)); then
+      case $word in
+        --) only_positionals=1; continue ;;
+        --*=*) continue ;;
+        -?*) _leadctl_option_value "$path" "$word" >/dev/null && takes_value=1; continue ;;
+      esac
+    fi
+    if ((positional == 0 && !only_positionals)) && next=$(_leadctl_subcommand "$path" "$word"); then
+      path+=" $next"
+    else
+      ((positional++))
+    fi
+  done
+  local cur=${words[last]} option=''
+  if ((takes_value)); then
+    option=${words[last - 1]}
+  elif ((!only_positionals)) && [[ $cur == --*=* ]]; then
+    option=${cur%%=*}
+    cur=${cur#*=}
+  fi
+  if [[ -n $option ]]; then
+    local -a value
+    value=($(_leadctl_option_value "$path" "$option"))
+    case ${value[0]} in
+      choices) COMPREPLY=($(compgen -W "${value[*]:1}" -- "$cur")) ;;
+      files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+      *) COMPREPLY=() ;;
+    esac
+    # Without = in COMP_WORDBREAKS bash replaces the whole --format=js word: keep the --format= part.
+    if [[ ${words[last]} == --*=* && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$option=}"); fi
+    return 0
+  fi
+  local candidates=''
+  if [[ $cur != -* || only_positionals -eq 1 ]]; then
+    ((positional == 0 && !only_positionals)) && candidates=$(_leadctl_subcommands "$path")
+    candidates+=$'\n'$(_leadctl_argument_choices "$path" "$positional")
+  fi
+  if [[ $cur == -* || ( -z $cur && -z ${candidates//$'\n'/} ) ]] && ((!only_positionals)); then
+    candidates=$(_leadctl_options "$path")
+  fi
+  COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
+}
+
+complete -F _leadctl leadctl

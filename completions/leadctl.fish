@@ -1,0 +1,187 @@
+# fish completion for leadctl: generated from its commands by `leadctl completion fish`; do not edit.
+# Install: leadctl completion fish > ~/.config/fish/completions/leadctl.fish
+
+function __leadctl_subcommand -a path word
+    switch "$path:$word"
+        case 'leadctl:leads'
+            echo leads
+        case 'leadctl:history'
+            echo history
+        case 'leadctl:search'
+            echo search
+        case 'leadctl:config'
+            echo config
+        case 'leadctl:completion'
+            echo completion
+        case 'leadctl:sandbox'
+            echo sandbox
+        case 'leadctl:help'
+            echo help
+        case 'leadctl config:set'
+            echo set
+        case 'leadctl config:get'
+            echo get
+        case 'leadctl config:unset'
+            echo unset
+        case 'leadctl config:list'
+            echo list
+        case 'leadctl config:path'
+            echo path
+        case 'leadctl config:help'
+            echo help
+        case '*'
+            return 1
+    end
+end
+
+function __leadctl_takes_value -a path flag
+    contains -- "$path:$flag" 'leadctl:--api-key' 'leadctl:--base-url' 'leadctl:--profile' 'leadctl:--timeout' 'leadctl:--retries' 'leadctl:--max-wait' 'leadctl leads:--api-key' 'leadctl leads:--base-url' 'leadctl leads:--profile' 'leadctl leads:--timeout' 'leadctl leads:--retries' 'leadctl leads:--max-wait' 'leadctl leads:--page' 'leadctl leads:--limit' 'leadctl leads:--max-items' 'leadctl leads:--since' 'leadctl leads:--concurrency' 'leadctl leads:-f' 'leadctl leads:--format' 'leadctl leads:--fields' 'leadctl leads:-o' 'leadctl leads:--output' 'leadctl history:--api-key' 'leadctl history:--base-url' 'leadctl history:--profile' 'leadctl history:--timeout' 'leadctl history:--retries' 'leadctl history:--max-wait' 'leadctl history:--page' 'leadctl history:--limit' 'leadctl history:--max-items' 'leadctl history:--since' 'leadctl history:--concurrency' 'leadctl history:-f' 'leadctl history:--format' 'leadctl history:--fields' 'leadctl history:-o' 'leadctl history:--output' 'leadctl search:--api-key' 'leadctl search:--base-url' 'leadctl search:--profile' 'leadctl search:--timeout' 'leadctl search:--retries' 'leadctl search:--max-wait' 'leadctl search:-l' 'leadctl search:--location' 'leadctl search:-r' 'leadctl search:--radius' 'leadctl search:--input' 'leadctl search:--max-requests' 'leadctl search:--concurrency' 'leadctl search:-f' 'leadctl search:--format' 'leadctl search:--fields' 'leadctl search:-o' 'leadctl search:--output' 'leadctl config:--api-key' 'leadctl config:--base-url' 'leadctl config:--profile' 'leadctl config:--timeout' 'leadctl config:--retries' 'leadctl config:--max-wait' 'leadctl config set:--api-key' 'leadctl config set:--base-url' 'leadctl config set:--profile' 'leadctl config set:--timeout' 'leadctl config set:--retries' 'leadctl config set:--max-wait' 'leadctl config get:--api-key' 'leadctl config get:--base-url' 'leadctl config get:--profile' 'leadctl config get:--timeout' 'leadctl config get:--retries' 'leadctl config get:--max-wait' 'leadctl config unset:--api-key' 'leadctl config unset:--base-url' 'leadctl config unset:--profile' 'leadctl config unset:--timeout' 'leadctl config unset:--retries' 'leadctl config unset:--max-wait' 'leadctl config list:--api-key' 'leadctl config list:--base-url' 'leadctl config list:--profile' 'leadctl config list:--timeout' 'leadctl config list:--retries' 'leadctl config list:--max-wait' 'leadctl config path:--api-key' 'leadctl config path:--base-url' 'leadctl config path:--profile' 'leadctl config path:--timeout' 'leadctl config path:--retries' 'leadctl config path:--max-wait' 'leadctl config help:--api-key' 'leadctl config help:--base-url' 'leadctl config help:--profile' 'leadctl config help:--timeout' 'leadctl config help:--retries' 'leadctl config help:--max-wait' 'leadctl completion:--api-key' 'leadctl completion:--base-url' 'leadctl completion:--profile' 'leadctl completion:--timeout' 'leadctl completion:--retries' 'leadctl completion:--max-wait' 'leadctl sandbox:--api-key' 'leadctl sandbox:--base-url' 'leadctl sandbox:--profile' 'leadctl sandbox:--timeout' 'leadctl sandbox:--retries' 'leadctl sandbox:--max-wait' 'leadctl sandbox:--port' 'leadctl sandbox:--host' 'leadctl sandbox:--plan' 'leadctl sandbox:--variant' 'leadctl sandbox:--leads' 'leadctl sandbox:--latency' 'leadctl sandbox:--fail-rate' 'leadctl sandbox:--seed' 'leadctl help:--api-key' 'leadctl help:--base-url' 'leadctl help:--profile' 'leadctl help:--timeout' 'leadctl help:--retries' 'leadctl help:--max-wait'
+end
+
+# Prints the command path ("leadctl config set"), then how many positionals follow it.
+function __leadctl_state
+    set -l path leadctl
+    set -l positional 0
+    set -l takes_value 0
+    set -l only_positionals 0
+    for word in (commandline -opc)[2..-1]
+        if test $takes_value = 1
+            set takes_value 0
+            continue
+        end
+        if test $only_positionals = 0
+            switch $word
+                case --
+                    set only_positionals 1
+                    continue
+                case '--*=*'
+                    continue
+                case '-?*'
+                    __leadctl_takes_value $path $word; and set takes_value 1
+                    continue
+            end
+        end
+        set -l next
+        if test $positional = 0 -a $only_positionals = 0; and set next (__leadctl_subcommand $path $word)
+            set path "$path $next"
+        else
+            set positional (math $positional + 1)
+        end
+    end
+    echo $path
+    echo $positional
+end
+
+function __leadctl_within -a prefix
+    set -l state (__leadctl_state)
+    test "$state[1]" = "$prefix"; or string match -q -- "$prefix *" "$state[1]"
+end
+
+function __leadctl_argument_at -a path index
+    set -l state (__leadctl_state)
+    test "$state[1]" = "$path" -a "$state[2]" = "$index"
+end
+
+function __leadctl_argument_from -a path index
+    set -l state (__leadctl_state)
+    test "$state[1]" = "$path" -a "$state[2]" -ge "$index"
+end
+
+complete -c leadctl -e
+# Nothing offers files unless it says so (-F).
+complete -c leadctl -f
+# leadctl
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a leads -d 'the account\'s saved leads, newest first'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a history -d 'the account\'s past searches, newest first'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a search -d 'run a new lead search: businesses by keyword and location'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a config -d 'read and change stored settings (per profile, in config.json)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a completion -d 'print a shell completion script (bash, zsh or fish)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a sandbox -d 'serve a local Lead Data API with realistic data, for trying scripts without spending quota'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a help -d 'show help for a command'
+complete -c leadctl -s V -l version -d 'print the version'
+complete -c leadctl -l api-key -x -d 'API key (prefer `leadctl config set api-key`: flags show in the process list)'
+complete -c leadctl -l base-url -x -d 'API base address; /api/v1/... is appended'
+complete -c leadctl -l profile -x -d 'stored profile to use (default: "default")'
+complete -c leadctl -l sandbox -d 'run against the built-in sandbox on 127.0.0.1 (no key, no network)'
+complete -c leadctl -l timeout -x -d 'seconds per request (default: 30)'
+complete -c leadctl -l retries -x -d 'retries for 5xx and network errors (default: 3)'
+complete -c leadctl -l max-wait -x -d 'longest single wait on a rate limit before giving up (default: 60)'
+complete -c leadctl -s q -l quiet -d 'no progress and no notices on stderr'
+complete -c leadctl -l verbose -d 'one stderr line per HTTP attempt; stack traces on errors'
+complete -c leadctl -l no-color -d 'no colour on stderr or in tables'
+complete -c leadctl -s h -l help -d 'show help'
+# leadctl leads
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l page -x -d 'page number, 1 or more (default: 1)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l limit -x -d 'page size, 1..100 (default: 25; 100 with --all)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -s a -l all -d 'every page, streamed in order'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l max-items -x -d 'stop after n items (pages as needed)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l since -x -d 'only items newer than an ISO date/time or a span like 24h, 7d'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l concurrency -x -d 'pages in flight with --all, 1..16 (default: 4)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -s f -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l json -d 'shorthand for --format json'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l csv -d 'shorthand for --format csv'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l fields -x -d 'columns / keys to show, in this order'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-header -d 'csv, tsv and table without the header row'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+# leadctl history
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l page -x -d 'page number, 1 or more (default: 1)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l limit -x -d 'page size, 1..100 (default: 25; 100 with --all)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -s a -l all -d 'every page, streamed in order'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l max-items -x -d 'stop after n items (pages as needed)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l since -x -d 'only items newer than an ISO date/time or a span like 24h, 7d'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l concurrency -x -d 'pages in flight with --all, 1..16 (default: 4)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -s f -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l json -d 'shorthand for --format json'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l csv -d 'shorthand for --format csv'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l fields -x -d 'columns / keys to show, in this order'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-header -d 'csv, tsv and table without the header row'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+# leadctl search
+complete -c leadctl -n '__leadctl_within "leadctl search"' -s l -l location -x -d 'city, state, or zip code (required)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -s r -l radius -x -d 'search radius in miles, 1..50 (default: the server\'s, 10)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l input -r -F -d 'batch: CSV or JSON lines with query, location[, radius]; - reads stdin'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l unique -d 'batch: keep only the first result per place_id'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l max-requests -x -d 'batch: most requests the batch may spend'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l resume -d 'batch: continue a stopped batch from <file>.state (needs -o)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l concurrency -x -d 'batch: searches in flight, 1..16 (default: 2)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -s f -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l json -d 'shorthand for --format json'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l csv -d 'shorthand for --format csv'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l fields -x -d 'columns / keys to show, in this order'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-header -d 'csv, tsv and table without the header row'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+# leadctl config
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a set -d 'store a value; with no value, api-key is read from stdin or a hidden prompt'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a get -d 'print a stored value (api-key masked unless --reveal)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a unset -d 'remove a stored value'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a list -d 'print the profile\'s stored values as key=value (api-key masked unless --reveal)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a path -d 'print the path of the config file'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a help -d 'show help for a command'
+# leadctl config set
+complete -c leadctl -n '__leadctl_argument_at "leadctl config set" 0' -a 'api-key base-url format timeout retries max-wait'
+# leadctl config get
+complete -c leadctl -n '__leadctl_argument_at "leadctl config get" 0' -a 'api-key base-url format timeout retries max-wait'
+complete -c leadctl -n '__leadctl_within "leadctl config get"' -l reveal -d 'print the api-key in full'
+# leadctl config unset
+# leadctl config list
+complete -c leadctl -n '__leadctl_within "leadctl config list"' -l reveal -d 'print the api-key in full'
+complete -c leadctl -n '__leadctl_within "leadctl config list"' -l json -d 'print one JSON object'
+# leadctl config path
+# leadctl config help
+complete -c leadctl -n '__leadctl_argument_at "leadctl config help" 0' -a 'set get unset list path'
+# leadctl completion
+complete -c leadctl -n '__leadctl_argument_at "leadctl completion" 0' -a 'bash zsh fish'
+# leadctl sandbox
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l port -x -d 'port to listen on; 0 picks a free one'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l host -x -d 'address to listen on'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l plan -x -a 'free pro agency' -d 'plan of the key printed as LEADCTL_API_KEY'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l variant -x -a 'a b' -d 'which of the spec\'s plan tables applies'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l leads -x -d 'saved leads to start with (default: 300)'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l latency -x -d 'delay added to every answer, in milliseconds'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l fail-rate -x -d 'share of requests answered 500, 0..1'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l seed -x -d 'seed of the generated data (default: 1)'
+# leadctl help
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a 'leads history search config completion sandbox'

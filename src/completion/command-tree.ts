@@ -1,0 +1,128 @@
+// Walks a commander program into plain data, so that the shell generators never touch commander
+// and tests can build trees by hand. Only what `--help` shows is kept: hidden commands and options
+// are skipped, the built-in help option and help command are included.
+import type { Argument, Command, Option } from 'commander';
+
+export interface CompletionOption {
+  /** `--format`, `--no-header`; absent for a short-only option. */
+  long?: string;
+  /** `-f`; absent for a long-only option. */
+  short?: string;
+  description: string;
+  takesValue: boolean;
+  /** `format` for `--format <format>`; empty for an option without a value. */
+  valueName: string;
+  /** From `.choices()`; empty when any value goes. */
+  choices: string[];
+  /** The value is a path (`<file>`): the shell should offer files. */
+  completesFiles: boolean;
+}
+
+export interface CompletionArgument {
+  name: string;
+  required: boolean;
+  variadic: boolean;
+  choices: string[];
+}
+
+export interface CompletionCommand {
+  name: string;
+  aliases: string[];
+  description: string;
+  options: CompletionOption[];
+  arguments: CompletionArgument[];
+  subcommands: CompletionCommand[];
+}
+
+/** One command with the words that lead to it from the root, e.g. `['leadctl', 'config', 'set']`. */
+export interface CommandAtPath {
+  path: string[];
+  command: CompletionCommand;
+  /** The options that apply here: this command's and every ancestor's (commander reads them anywhere). */
+  optionsInScope: CompletionOption[];
+}
+
+const FILE_VALUE_NAMES = /^(file|path|dir|directory)$|file$/i;
+
+export function commandTree(command: Command): CompletionCommand {
+  const help = command.createHelp();
+  const subcommands = help.visibleCommands(command);
+  const siblingNames = subcommands.filter((sub) => sub.parent === command).map((sub) => sub.name());
+  return {
+    name: command.name(),
+    aliases: command.aliases(),
+    description: command.description(),
+    options: help.visibleOptions(command).map(completionOption),
+    arguments: command.registeredArguments.map(completionArgument),
+    subcommands: subcommands.map((sub) =>
+      // The implicit `help [command]` is a placeholder without a parent: its argument is a sibling's name.
+      sub.parent === command
+        ? commandTree(sub)
+        : helpCommand(sub, help.subcommandDescription(sub), siblingNames),
+    ),
+  };
+}
+
+function helpCommand(command: Command, description: string, siblingNames: string[]): CompletionCommand {
+  return {
+    name: command.name(),
+    aliases: [],
+    description,
+    options: [],
+    arguments: command.registeredArguments.map((argument) => ({
+      ...completionArgument(argument),
+      choices: siblingNames,
+    })),
+    subcommands: [],
+  };
+}
+
+function completionOption(option: Option): CompletionOption {
+  const takesValue = option.required || option.optional;
+  const valueName = /[<[]([^>\]]+?)(\.\.\.)?[>\]]/.exec(option.flags)?.[1] ?? '';
+  return {
+    ...(option.long ? { long: option.long } : {}),
+    ...(option.short ? { short: option.short } : {}),
+    description: option.description,
+    takesValue,
+    valueName,
+    choices: option.argChoices ? [...option.argChoices] : [],
+    completesFiles: takesValue && !option.argChoices && FILE_VALUE_NAMES.test(valueName),
+  };
+}
+
+function completionArgument(argument: Argument): CompletionArgument {
+  return {
+    name: argument.name(),
+    required: argument.required,
+    variadic: argument.variadic,
+    choices: argument.argChoices ? [...argument.argChoices] : [],
+  };
+}
+
+/** Every command of the tree, root first, parents before their children. */
+export function commandsByPath(root: CompletionCommand): CommandAtPath[] {
+  const found: CommandAtPath[] = [];
+  const visit = (command: CompletionCommand, path: string[], inherited: CompletionOption[]) => {
+    const optionsInScope = mergeOptions(inherited, command.options);
+    found.push({ path, command, optionsInScope });
+    for (const sub of command.subcommands) visit(sub, [...path, sub.name], optionsInScope);
+  };
+  visit(root, [root.name], []);
+  return found;
+}
+
+/** A command's own option wins over an ancestor's with the same flag (every level has its own --help). */
+function mergeOptions(inherited: CompletionOption[], own: CompletionOption[]): CompletionOption[] {
+  const ownFlags = new Set(own.flatMap(optionFlags));
+  return [...inherited.filter((option) => !optionFlags(option).some((flag) => ownFlags.has(flag))), ...own];
+}
+
+export function optionFlags(option: CompletionOption): string[] {
+  return [option.short, option.long].filter((flag): flag is string => flag !== undefined);
+}
+
+/** The names a command answers to on the command line. */
+export function commandNames(command: CompletionCommand): string[] {
+  return [command.name, ...command.aliases];
+}
