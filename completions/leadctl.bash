@@ -46,7 +46,7 @@ _leadctl_options() {
     'leadctl config path:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
-    'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --latency --fail-rate --seed -h --help ;;
+    'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
@@ -90,9 +90,13 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--plan') printf '%s\n' choices free pro agency ;;
     'leadctl sandbox:--variant') printf '%s\n' choices a b ;;
     'leadctl sandbox:--leads') echo any ;;
+    'leadctl sandbox:--history') echo any ;;
     'leadctl sandbox:--latency') echo any ;;
     'leadctl sandbox:--fail-rate') echo any ;;
+    'leadctl sandbox:--reset-rate') echo any ;;
     'leadctl sandbox:--seed') echo any ;;
+    'leadctl sandbox:--daily-limit') echo any ;;
+    'leadctl sandbox:--live-search-limit') echo any ;;
     *) return 1 ;;
   esac
 }

@@ -9,10 +9,17 @@ interface SandboxFlags {
   plan: 'free' | 'pro' | 'agency';
   variant: 'a' | 'b';
   leads?: number;
+  history?: number;
   latency?: number;
   failRate?: number;
+  resetRate?: number;
   seed?: number;
+  dailyLimit?: number;
+  liveSearchLimit?: number;
+  hostileData?: boolean;
 }
+
+const count = integerIn(0, 10_000_000);
 
 export function registerSandbox(program: Command, contextFor: ContextFor): Command {
   return program
@@ -28,31 +35,45 @@ export function registerSandbox(program: Command, contextFor: ContextFor): Comma
     .addOption(
       new Option('--variant <v>', "which of the spec's plan tables applies").choices(['a', 'b']).default('b'),
     )
-    .option('--leads <n>', 'saved leads to start with (default: 300)', integerIn(0, 10_000_000))
+    .option('--leads <n>', 'saved leads to start with (default: 300)', count)
+    .option('--history <n>', 'past searches to start with (default: 40)', count)
     .option('--latency <ms>', 'delay added to every answer, in milliseconds', integerIn(0, 600_000))
     .option('--fail-rate <p>', 'share of requests answered 500, 0..1', probability)
+    .option('--reset-rate <p>', 'share of connections dropped without an answer, 0..1', probability)
     .option('--seed <n>', 'seed of the generated data (default: 1)', integerIn(0, 2 ** 31 - 1))
+    .option('--daily-limit <n>', "requests a day per key, instead of the plan's", count)
+    .option('--live-search-limit <n>', "live searches a month, instead of the plan's", count)
+    .option(
+      '--hostile-data',
+      'names with formulas, escape sequences and newlines, to test what you build on it',
+    )
     .addHelpText(
       'after',
       examples([
         'leadctl sandbox --port 8080',
         'leadctl sandbox --port 8080 > sandbox.env &   # then: set -a; . ./sandbox.env; set +a; leadctl leads',
-        'leadctl sandbox --variant a --plan agency --latency 50 --fail-rate 0.1',
+        'leadctl sandbox --variant a --latency 50 --fail-rate 0.1 --daily-limit 20',
       ]),
     )
     .action(async (flags: SandboxFlags, self: Command) => {
       const { runSandbox } = await import('./sandbox-run.js');
       const { io, signal } = contextFor(self);
+      const given = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
       await runSandbox(
         {
           port: flags.port,
           host: flags.host,
           plan: flags.plan,
           variant: flags.variant,
-          ...(flags.leads === undefined ? {} : { leads: flags.leads }),
-          ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),
-          ...(flags.failRate === undefined ? {} : { failRate: flags.failRate }),
-          ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+          ...given(flags.leads, 'leads'),
+          ...given(flags.history, 'history'),
+          ...given(flags.latency, 'latencyMs'),
+          ...given(flags.failRate, 'failRate'),
+          ...given(flags.resetRate, 'resetRate'),
+          ...given(flags.seed, 'seed'),
+          ...given(flags.dailyLimit, 'dailyLimit'),
+          ...given(flags.liveSearchLimit, 'liveSearchLimit'),
+          ...given(flags.hostileData, 'hostileData'),
         },
         { stdout: io.stdout, stderr: io.stderr, signal },
       );

@@ -1,0 +1,15 @@
+// The sandbox's public face: start a local Lead Data API v1 server (see server.ts).
+
+export type { HistoryEntry, Lead, SearchResult } from './data.js';
+export { HOSTILE_CATEGORIES, HOSTILE_NAMES } from './hostile.js';
+export { PLAN_ALLOWANCES, SANDBOX_KEYS } from './keys.js';
+export { startSandbox } from './server.js';
+export type {
+  RecordedRequest,
+  RequestHook,
+  SandboxHandle,
+  SandboxKeys,
+  SandboxOptions,
+  SandboxPlan,
+  SandboxVariant,
+} from './types.js';

@@ -1,0 +1,111 @@
+// Which leads are saved, as runs of serial numbers: no lead is kept in memory, only (serial, time),
+// so 200,000 leads are as cheap as 300. Newer serials are newer leads; removal trims the newest.
+
+const MINUTE = 60_000;
+const YEAR = 365 * 24 * 60 * MINUTE;
+
+interface SerialRun {
+  /** First serial of the run (oldest). */
+  start: number;
+  /** One past the last serial (the newest is end - 1). */
+  end: number;
+  /** The run's newest serial when it was saved: fixed, so removing leads does not move timestamps. */
+  topSerial: number;
+  /** saved_at of the lead at topSerial. */
+  newestAtMs: number;
+  /** Gap between neighbouring leads of the run. */
+  stepMs: number;
+  /** Adds realistic irregularity without breaking the order: kept below stepMs. */
+  jitter: (serial: number) => number;
+}
+
+export interface SavedLeadRef {
+  serial: number;
+  savedAtMs: number;
+}
+
+const noJitter = () => 0;
+
+export class LeadStore {
+  private readonly runs: SerialRun[] = [];
+  private nextSerial = 0;
+  private newestEverMs: number;
+
+  /** Initial leads end a minute before `anchorMs`, spaced up to 45 minutes apart and within a year. */
+  constructor(initialCount: number, anchorMs: number, jitterSource: (serial: number) => number) {
+    this.newestEverMs = anchorMs - MINUTE;
+    if (initialCount <= 0) return;
+    const stepMs = Math.max(1_000, Math.min(45 * MINUTE, Math.floor(YEAR / initialCount)));
+    const jitter = (serial: number) => Math.floor(jitterSource(serial) * stepMs * 0.5);
+    this.runs.push({
+      start: 0,
+      end: initialCount,
+      topSerial: initialCount - 1,
+      newestAtMs: this.newestEverMs,
+      stepMs,
+      jitter,
+    });
+    this.nextSerial = initialCount;
+  }
+
+  get total(): number {
+    let total = 0;
+    for (const run of this.runs) total += run.end - run.start;
+    return total;
+  }
+
+  /** Saves n new leads at `nowMs` (kept strictly newer than any lead before them). */
+  add(count: number, nowMs: number): void {
+    if (!(count > 0)) return;
+    const n = Math.floor(count);
+    const newestAtMs = Math.max(nowMs, this.newestEverMs + n);
+    const start = this.nextSerial;
+    this.runs.push({
+      start,
+      end: start + n,
+      topSerial: start + n - 1,
+      newestAtMs,
+      stepMs: 1,
+      jitter: noJitter,
+    });
+    this.nextSerial += n;
+    this.newestEverMs = newestAtMs;
+  }
+
+  /** Removes the n newest leads. */
+  remove(count: number): void {
+    let left = Math.floor(count);
+    while (left > 0 && this.runs.length > 0) {
+      const run = this.runs[this.runs.length - 1]!;
+      const size = run.end - run.start;
+      if (size <= left) {
+        this.runs.pop();
+        left -= size;
+      } else {
+        run.end -= left;
+        left = 0;
+      }
+    }
+  }
+
+  /** Leads at positions offset..offset+count-1, counted from the newest. */
+  slice(offset: number, count: number): SavedLeadRef[] {
+    const refs: SavedLeadRef[] = [];
+    let skip = offset;
+    for (let r = this.runs.length - 1; r >= 0 && refs.length < count; r--) {
+      const run = this.runs[r]!;
+      const size = run.end - run.start;
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
+      for (let i = skip; i < size && refs.length < count; i++) {
+        const serial = run.end - 1 - i;
+        const age = (run.topSerial - serial) * run.stepMs + run.jitter(serial);
+        refs.push({ serial, savedAtMs: run.newestAtMs - age });
+      }
+      skip = 0;
+    }
+    return refs;
+  }
+}

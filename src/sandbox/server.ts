@@ -1,0 +1,149 @@
+// The sandbox's HTTP server: accepts connections, applies latency and chaos (failRate, resetRate),
+// records every request, runs the pipeline and writes the answer. Never lets an error escape.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { readBody, splitTarget, writeJson } from './http-io.js';
+import { SANDBOX_KEYS } from './keys.js';
+import { type ApiResponse, errorResponse } from './responses.js';
+import { routeRequest } from './routes.js';
+import { createState, resolveSettings } from './state.js';
+import type { RecordedRequest, RequestHook, SandboxHandle, SandboxOptions } from './types.js';
+
+function recordedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+const BAD_REQUEST_BODY = JSON.stringify({
+  error: { code: 'bad_request', message: 'Malformed HTTP request.' },
+});
+const BAD_REQUEST = `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST_BODY)}\r\n\r\n${BAD_REQUEST_BODY}`;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const settings = resolveSettings(options);
+  const state = createState(settings);
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let hook: RequestHook | undefined;
+  let closing: Promise<void> | undefined;
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    query: URLSearchParams,
+  ): Promise<void> {
+    if (settings.latencyMs > 0) await delay(settings.latencyMs);
+    const reading = await readBody(req);
+    if (reading.kind === 'aborted' || closing) return;
+    if (reading.kind === 'ok') record.body = recordedBody(reading.text);
+
+    if (settings.resetRate > 0 && state.chaos.next() < settings.resetRate) {
+      await hook?.(record);
+      req.socket.destroy();
+      return;
+    }
+    let response: ApiResponse;
+    if (settings.failRate > 0 && state.chaos.next() < settings.failRate) {
+      response = errorResponse(
+        500,
+        'internal_error',
+        'Simulated server failure (sandbox failRate); retry shortly.',
+      );
+    } else if (reading.kind === 'too-large') {
+      response = errorResponse(413, 'payload_too_large', 'The request body is larger than 1 MB.');
+    } else {
+      response = routeRequest(state, {
+        method: record.method,
+        path: record.path,
+        query,
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        bodyText: reading.text,
+      });
+    }
+    record.status = response.status;
+    await hook?.(record);
+    writeJson(res, response, reading.kind === 'too-large' && reading.closeAfter);
+  }
+
+  const server = createServer((req, res) => {
+    res.on('error', () => {});
+    const { path, query } = splitTarget(req.url ?? '/');
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: Object.fromEntries(query),
+      status: 0,
+      headers: { ...req.headers },
+      ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }),
+    };
+    if (settings.recordRequests) requests.push(record);
+    answer(req, res, record, query).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      record.status = 500;
+      writeJson(res, errorResponse(500, 'internal_error', `Sandbox failure: ${reason}`));
+    });
+  });
+
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end(BAD_REQUEST);
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${urlHost(settings.host)}:${port}`,
+    apiKey: SANDBOX_KEYS[settings.plan],
+    keys: { ...SANDBOX_KEYS },
+    requests,
+    addLeads: (n) => state.leads.add(n, settings.now()),
+    removeLeads: (n) => state.leads.remove(n),
+    onRequest: (fn) => {
+      hook = fn;
+    },
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}

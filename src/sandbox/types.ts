@@ -1,0 +1,76 @@
+// The sandbox's public face: options, the handle tests and commands hold, and what it records.
+
+export type SandboxPlan = 'free' | 'pro' | 'agency';
+export type SandboxVariant = 'a' | 'b';
+
+export interface SandboxOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Which plan's key is "the" key (`apiKey`). Default 'agency'. */
+  plan?: SandboxPlan;
+  /** Which published plan table applies. Default 'b'. */
+  variant?: SandboxVariant;
+  /** Pre-saved leads. Default 300. */
+  leads?: number;
+  /** Pre-existing history entries. Default 40. */
+  history?: number;
+  /** Delay added to every request. Default 0. */
+  latencyMs?: number;
+  /** 0..1: probability of a 500 with a JSON error body. Default 0. */
+  failRate?: number;
+  /** 0..1: probability of destroying the socket without answering. Default 0. */
+  resetRate?: number;
+  /** Everything generated (leads, history, results, chaos) follows from it. Default 1. */
+  seed?: number;
+  /** Some names, categories and queries carry formula starts, quotes, newlines and escape sequences. */
+  hostileData?: boolean;
+  /** Clock for counters, resets, cache expiry and timestamps. Default Date.now. */
+  now?: () => number;
+  /** Overrides every plan's daily request limit (tests). */
+  dailyLimit?: number;
+  /** Overrides every plan's monthly live-search allowance (tests). */
+  liveSearchLimit?: number;
+  /** Keep every request in `requests` (default true); a long-running `leadctl sandbox` turns it off. */
+  recordRequests?: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Status answered; 0 when the socket was destroyed without an answer (resetRate). */
+  status: number;
+  authorization?: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, or the raw text when it was not JSON; absent when there was no body. */
+  body?: unknown;
+}
+
+export type RequestHook = (request: RecordedRequest) => void | Promise<void>;
+
+export interface SandboxKeys {
+  free: string;
+  pro: string;
+  agency: string;
+  deactivated: string;
+}
+
+export interface SandboxHandle {
+  /** Base URL without trailing slash, e.g. http://127.0.0.1:43123. */
+  url: string;
+  /** The chosen plan's key. */
+  apiKey: string;
+  keys: SandboxKeys;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Saves n new leads now; they are the newest. */
+  addLeads(n: number): void;
+  /** Removes the n newest leads. */
+  removeLeads(n: number): void;
+  /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
+  onRequest(fn: RequestHook | undefined): void;
+  /** Closes the server and destroys every open socket. */
+  close(): Promise<void>;
+}
