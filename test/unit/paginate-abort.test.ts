@@ -1,0 +1,137 @@
+// Cancellation, failures and backpressure: nothing keeps running once the run is over, and a slow
+// consumer never makes pages pile up.
+
+import { describe, expect, it } from 'vitest';
+import { paginate } from '../../src/api/paginate.js';
+import { collect, FakeList, FakeServer, flush } from './paginate-fake-server.js';
+
+/** Answers page 1 and lets pages 2-5 (a round at concurrency 4) be requested, without answering them. */
+async function roundInFlight(server: FakeServer): Promise<void> {
+  await flush();
+  server.calls[0]?.respond();
+  await flush();
+}
+
+describe('paginate cancellation', () => {
+  it("rejects with the caller's reason and aborts every request in flight when the caller aborts", async () => {
+    const server = new FakeServer(new FakeList(50));
+    const controller = new AbortController();
+    const run = collect(paginate(server.fetchPage, { limit: 10, concurrency: 4, signal: controller.signal }));
+    await roundInFlight(server);
+    expect(server.open().map((call) => call.page)).toEqual([2, 3, 4, 5]);
+    const reason = new Error('stop now');
+    controller.abort(reason);
+    await expect(run.done).rejects.toBe(reason);
+    expect(server.calls.slice(1).map((call) => call.state)).toEqual([
+      'aborted',
+      'aborted',
+      'aborted',
+      'aborted',
+    ]);
+  });
+
+  it('rejects at once when fetchPage ignores the signal', async () => {
+    const controller = new AbortController();
+    const run = collect(
+      paginate(() => new Promise<never>(() => {}), { limit: 10, concurrency: 2, signal: controller.signal }),
+    );
+    await flush();
+    controller.abort(new Error('gone'));
+    await expect(run.done).rejects.toThrow('gone');
+  });
+
+  it('rejects without a request when the signal is already aborted', async () => {
+    const server = new FakeServer(new FakeList(5));
+    const controller = new AbortController();
+    controller.abort(new Error('too late'));
+    const run = collect(paginate(server.fetchPage, { limit: 10, signal: controller.signal }));
+    await expect(run.done).rejects.toThrow('too late');
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('aborts the requests in flight when the consumer breaks out early', async () => {
+    const server = new FakeServer(new FakeList(50));
+    const iterator = paginate(server.fetchPage, { limit: 10, concurrency: 4 })[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await roundInFlight(server);
+    expect((await first).value?.id).toBe('lead-50');
+    for (let index = 0; index < 10; index += 1) {
+      const next = iterator.next();
+      await flush();
+      if (index === 9) server.open()[0]?.respond(); // the 11th item needs page 2
+      await next;
+    }
+    expect(server.open().map((call) => call.page)).toEqual([3, 4, 5]);
+    await iterator.return?.();
+    expect(server.calls.slice(2).map((call) => call.state)).toEqual(['aborted', 'aborted', 'aborted']);
+  });
+
+  it('aborts the pages after the one where since cuts the list', async () => {
+    const server = new FakeServer(new FakeList(50));
+    const since = new Date(Date.UTC(2026, 0, 1) + 33 * 60_000); // lead-33's time: page 2 holds it
+    const run = collect(
+      paginate(server.fetchPage, { limit: 10, concurrency: 4, since, timeField: 'saved_at' }),
+    );
+    await roundInFlight(server);
+    server.open()[0]?.respond();
+    await expect(run.done).resolves.toHaveLength(17);
+    expect(server.calls.map((call) => call.state)).toEqual([
+      'delivered',
+      'delivered',
+      ...Array(3).fill('aborted'),
+    ]);
+  });
+});
+
+describe('paginate failures', () => {
+  it('surfaces the first failure and aborts its siblings', async () => {
+    const server = new FakeServer(new FakeList(50));
+    const run = collect(paginate(server.fetchPage, { limit: 10, concurrency: 4 }));
+    await roundInFlight(server);
+    const boom = new Error('boom');
+    server.open()[1]?.fail(boom); // page 3 fails while 2, 4 and 5 are in flight
+    await expect(run.done).rejects.toBe(boom);
+    expect(server.calls.map((call) => call.state)).toEqual([
+      'delivered',
+      'aborted',
+      'failed',
+      'aborted',
+      'aborted',
+    ]);
+  });
+
+  it('surfaces a failure of the first page', async () => {
+    const run = collect(paginate(() => Promise.reject(new Error('401')), { limit: 10 }));
+    await expect(run.done).rejects.toThrow('401');
+  });
+});
+
+describe('paginate backpressure', () => {
+  it('asks for no more than one round ahead of a consumer that stops pulling', async () => {
+    const server = new FakeServer(new FakeList(200));
+    server.autoRespond = () => {};
+    const iterator = paginate(server.fetchPage, { limit: 10, concurrency: 4 })[Symbol.asyncIterator]();
+    await iterator.next();
+    await flush();
+    expect(server.calls).toHaveLength(1);
+    for (let index = 0; index < 10; index += 1) await iterator.next(); // first item of page 2
+    await flush();
+    expect(server.dataRequests()).toEqual(['1:10', '2:10', '3:10', '4:10', '5:10']);
+    await iterator.return?.();
+  });
+
+  it('keeps the number of requests per item flat however slowly the consumer pulls', async () => {
+    const server = new FakeServer(new FakeList(200));
+    server.autoRespond = () => {};
+    const iterator = paginate(server.fetchPage, { limit: 10, concurrency: 4 })[Symbol.asyncIterator]();
+    let pulled = 0;
+    for (let index = 0; index < 95; index += 1) {
+      await iterator.next();
+      pulled += 1;
+      await flush();
+      // Page holding the next item, plus at most one round of 4 beyond it.
+      expect(server.dataRequests().length).toBeLessThanOrEqual(Math.ceil((pulled + 1) / 10) + 4);
+    }
+    await iterator.return?.();
+  });
+});
