@@ -4,6 +4,7 @@ export type {
   AttemptEvent,
   ClientHooks,
   LeadClientOptions,
+  ListAllOptions,
   RequestOptions,
   WaitEvent,
 } from './api/client.js';

@@ -6,9 +6,12 @@ import { Agent, request } from 'undici';
 import { type Clock, systemClock } from './clock.js';
 import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
 import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
+import { type FetchPage, type PaginateOptions, paginate } from './paginate.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
 import {
+  type HistoryEntry,
   type HistoryPage,
+  type Lead,
   type LeadsPage,
   parseHistoryPage,
   parseLeadsPage,
@@ -17,6 +20,7 @@ import {
   type SearchResponse,
 } from './schemas.js';
 import { oneLine } from './server-message.js';
+import { parseSince } from './since.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
 export type { WaitEvent } from './retry.js';
@@ -58,6 +62,13 @@ export interface LeadClientOptions {
   backoffCapMs?: number;
   /** Connections per origin. Default 16. */
   connections?: number;
+}
+
+/** What `paginate()` takes: paging options without the parts that follow from the resource. */
+export interface ListAllOptions extends Omit<PaginateOptions, 'limit' | 'since' | 'idField' | 'timeField'> {
+  /** Page size, 1..100; default 100, the fewest requests. */
+  limit?: number;
+  since?: Date | string;
 }
 
 export interface RequestOptions {
@@ -151,6 +162,34 @@ export class LeadClient {
     const url = apiUrl(this.#root, 'search');
     const parse = (r: RawResponse) => parseSearchResponse(r, params);
     return this.#call({ method: 'POST', url, body, parse }, options.signal);
+  }
+
+  /**
+   * Every item of a list, newest first, each once, fetched `concurrency` pages at a time: the same
+   * paging as `leadctl leads --all`. `since` takes a Date, an ISO date/time or a span like `7d`.
+   */
+  paginate(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead>;
+  paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
+  paginate(resource: 'leads' | 'history', options?: ListAllOptions): AsyncIterable<Lead | HistoryEntry>;
+  paginate(resource: 'leads' | 'history', options: ListAllOptions = {}): AsyncIterable<Lead | HistoryEntry> {
+    const { since, limit = 100, ...rest } = options;
+    const fetchPage: FetchPage<Lead | HistoryEntry> = async (page, size, signal) => {
+      if (resource === 'leads') {
+        const { leads, meta } = await this.listLeads({ page, limit: size }, { signal });
+        return { items: leads, meta };
+      }
+      const { history, meta } = await this.listHistory({ page, limit: size }, { signal });
+      return { items: history, meta };
+    };
+    return paginate(fetchPage, {
+      ...rest,
+      limit,
+      idField: 'id',
+      timeField: resource === 'leads' ? 'saved_at' : 'created_at',
+      ...(since === undefined
+        ? {}
+        : { since: typeof since === 'string' ? parseSince(since, this.#clock.now()) : since }),
+    });
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,6 @@
 // leads and history: one page with a footer, or many pages (--all, --max-items, --since) streamed in
 // order through the paginator.
 import type { LeadClient } from '../api/client.js';
-import { type FetchPage, type PageResult, paginate } from '../api/paginate.js';
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
 import type { CommandContext } from './context.js';
@@ -12,15 +11,19 @@ import { openSession } from './session.js';
 
 type Item = Record<string, unknown>;
 
-function pageFetcher(client: LeadClient, resource: 'leads' | 'history'): FetchPage<Item> {
-  return async (page, limit, signal): Promise<PageResult<Item>> => {
-    if (resource === 'leads') {
-      const { leads, meta } = await client.listLeads({ page, limit }, { signal });
-      return { items: leads, meta };
-    }
-    const { history, meta } = await client.listHistory({ page, limit }, { signal });
-    return { items: history, meta };
-  };
+async function fetchOnePage(
+  client: LeadClient,
+  resource: 'leads' | 'history',
+  page: number,
+  limit: number,
+  signal: AbortSignal,
+) {
+  if (resource === 'leads') {
+    const { leads, meta } = await client.listLeads({ page, limit }, { signal });
+    return { items: leads as Item[], meta };
+  }
+  const { history, meta } = await client.listHistory({ page, limit }, { signal });
+  return { items: history as Item[], meta };
 }
 
 export async function runList(
@@ -34,7 +37,6 @@ export async function runList(
   const manyPages = Boolean(flags.all) || flags.maxItems !== undefined || since !== undefined;
   const session = await openSession(ctx);
   const { client, ui } = session;
-  const fetchPage = pageFetcher(client, resource);
   try {
     const footer = await withItemSink(
       {
@@ -46,20 +48,24 @@ export async function runList(
       },
       async (sink) => {
         if (!manyPages) {
-          const { items, meta } = await fetchPage(flags.page ?? 1, flags.limit ?? 25, ctx.signal);
+          const { items, meta } = await fetchOnePage(
+            client,
+            resource,
+            flags.page ?? 1,
+            flags.limit ?? 25,
+            ctx.signal,
+          );
           for (const item of items) await sink.write(item);
           return pageFooter(meta, items.length, info.noun);
         }
         // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
         const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
-        const items = paginate<Item>(fetchPage, {
+        const items = client.paginate(resource, {
           limit,
           startPage: flags.page ?? 1,
           concurrency: flags.concurrency ?? 4,
           ...(flags.maxItems === undefined ? {} : { maxItems: flags.maxItems }),
           ...(since === undefined ? {} : { since }),
-          idField: info.idField,
-          ...(info.timeField ? { timeField: info.timeField } : {}),
           signal: ctx.signal,
           onProgress: (p) => ui.progress(progressLine(info.noun, p)),
         });
