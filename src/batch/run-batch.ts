@@ -14,13 +14,22 @@ export type BatchStop =
   /** An error that ends the whole batch: a 429 beyond --max-wait, 401, 5xx after retries, a write failure. */
   | { kind: 'error'; error: unknown };
 
+/**
+ * How many requests the batch may still spend. A search spends one request, plus one for each retry
+ * the client makes; `exceeded` aborts the searches in flight when a retry would go over the cap.
+ */
+export interface RequestBudget {
+  allowsStart(): boolean;
+  exceeded: AbortSignal;
+}
+
 export interface BatchEngineOptions<Row, Result> {
   rows: readonly Row[];
   /** Rows before this index were finished by a stopped run. */
   startAt: number;
   concurrency: number;
-  /** Most searches this run may start; undefined = no cap. */
-  maxStarts?: number;
+  /** --max-requests; undefined = no cap. */
+  budget?: RequestBudget;
   signal: AbortSignal;
   search(row: Row, signal: AbortSignal): Promise<Result[]>;
   /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
@@ -69,13 +78,14 @@ export async function runBatchEngine<Row, Result>(
     });
     return handing;
   };
+  const searchSignal = options.budget ? AbortSignal.any([signal, options.budget.exceeded]) : signal;
   const worker = async () => {
     while (stop === undefined && next < rows.length) {
       if (signal.aborted) {
         stop = { kind: 'interrupted' };
         break;
       }
-      if (options.maxStarts !== undefined && started >= options.maxStarts) {
+      if (options.budget && !options.budget.allowsStart()) {
         stop = { kind: 'request-cap' };
         break;
       }
@@ -85,8 +95,12 @@ export async function runBatchEngine<Row, Result>(
       const row = rows[index] as Row;
       options.onStart?.(index, row);
       try {
-        settled.set(index, { kind: 'found', results: await options.search(row, signal) });
+        settled.set(index, { kind: 'found', results: await options.search(row, searchSignal) });
       } catch (error) {
+        if (options.budget?.exceeded.aborted && !signal.aborted) {
+          stop ??= { kind: 'request-cap' };
+          return;
+        }
         if (signal.aborted) {
           stop ??= { kind: 'interrupted' };
           return;

@@ -2,11 +2,17 @@
 // checked before the first request; searches run a few at a time and are written in input order;
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
+import type { ClientHooks } from '../api/client.js';
 import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
 import { planBatch, readInputText } from '../batch/load-input.js';
 import { openBatchTarget } from '../batch/open-target.js';
-import { type BatchStop, runBatchEngine, type SearchOutcome } from '../batch/run-batch.js';
+import {
+  type BatchStop,
+  type RequestBudget,
+  runBatchEngine,
+  type SearchOutcome,
+} from '../batch/run-batch.js';
 import { type OutputShape, removeState, saveState } from '../batch/state.js';
 import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
@@ -30,7 +36,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const source = input === '-' ? 'standard input' : input;
   const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
 
-  const session = await openSession(ctx);
+  const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
+  const session = await openSession(ctx, budget?.hooks);
   const { client, ui } = session;
   const { io } = ctx;
   try {
@@ -95,7 +102,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       rows: plan.unique,
       startAt: state.done,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
-      ...(flags.maxRequests === undefined ? {} : { maxStarts: flags.maxRequests }),
+      ...(budget ? { budget } : {}),
       signal: ctx.signal,
       search: async (row, signal) => {
         const params = {
@@ -106,7 +113,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         return (await client.search(params, { signal })).results;
       },
       isRowFailure: (error) => error instanceof ValidationError,
-      onStart: (index, row) => ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`),
+      onStart: (index, row) => {
+        budget?.countStart();
+        ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
+      },
       onFinished,
     });
     ui.stopProgress();
@@ -142,6 +152,29 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     ui.stopProgress();
     await session.close();
   }
+}
+
+/**
+ * --max-requests: every search started spends a request and every retry the client makes one more.
+ * A new search starts only while one is left; a retry that would go over the cap stops the batch
+ * (the searches in flight are redone by --resume).
+ */
+function requestBudget(maxRequests: number): RequestBudget & { hooks: ClientHooks; countStart(): void } {
+  let spent = 0;
+  const exceeded = new AbortController();
+  return {
+    allowsStart: () => spent < maxRequests,
+    exceeded: exceeded.signal,
+    countStart: () => {
+      spent += 1;
+    },
+    hooks: {
+      onWait: () => {
+        spent += 1;
+        if (spent > maxRequests) exceeded.abort();
+      },
+    },
+  };
 }
 
 function stopError(stop: BatchStop, maxRequests: number | undefined, notRun: number): unknown {

@@ -51,9 +51,9 @@ export async function openItemSink({
       if (closed) return;
       closed = true;
       try {
-        // After a failure or Ctrl-C, json stays visibly unterminated so that no consumer mistakes the
-        // rows received for the whole set; a table, which is for a person, shows them.
-        if (ok || format === 'table') await target.write(renderer.finish());
+        // After a failure or Ctrl-C too: the rows received are complete and stay usable (valid json,
+        // a table a person can read); the exit code and an -o file's .partial name say the set is not.
+        await target.write(renderer.finish());
       } catch (error) {
         await target.abandon();
         throw error;

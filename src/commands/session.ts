@@ -24,7 +24,8 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
   });
 }
 
-export async function openSession(ctx: CommandContext): Promise<Session> {
+/** `extraHooks` are called beside the ones that report to the user: a batch counts requests with them. */
+export async function openSession(ctx: CommandContext, extraHooks: ClientHooks = {}): Promise<Session> {
   const ui = await openUi(ctx);
   const { globals, io } = ctx;
   const settings = await resolveSettings(
@@ -72,7 +73,7 @@ export async function openSession(ctx: CommandContext): Promise<Session> {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: reportingHooks(ui),
+    hooks: bothHooks(reportingHooks(ui), extraHooks),
   });
   return {
     client,
@@ -103,5 +104,22 @@ function reportingHooks(ui: Ui): ClientHooks {
       }
     },
     onDeprecation: (e) => ui.warn(`the server says this API is deprecated (${e.header}: ${e.value})`),
+  };
+}
+
+function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
+  return {
+    onAttempt: (e) => {
+      first.onAttempt?.(e);
+      second.onAttempt?.(e);
+    },
+    onWait: (e) => {
+      first.onWait?.(e);
+      second.onWait?.(e);
+    },
+    onDeprecation: (e) => {
+      first.onDeprecation?.(e);
+      second.onDeprecation?.(e);
+    },
   };
 }

@@ -203,6 +203,25 @@ describe('batch searches', () => {
     expect(stderr).toContain('leadctl: stopped at --max-requests 3: 2 searches were not run\n');
   });
 
+  it('--max-requests counts retries too: a failing server never gets more than N requests', async () => {
+    const file = await setUp(INPUT, { failRate: 0.6 });
+    const { exitCode, stderr } = await run([
+      '--input',
+      file,
+      '--json',
+      '--max-requests',
+      '4',
+      '--retries',
+      '5',
+      '--concurrency',
+      '2',
+    ]);
+    expect(searches().length).toBeLessThanOrEqual(4);
+    expect(searches().some((r) => r.status === 500)).toBe(true);
+    expect(exitCode).toBe(5);
+    expect(stderr).toContain('leadctl: stopped at --max-requests 4');
+  });
+
   it('a single search without --input is unchanged: the output has no search_ columns', async () => {
     await setUp();
     const { exitCode, stdout } = await run(['plumber', '-l', 'Dallas', '--json']);

@@ -97,8 +97,27 @@ describe('runBatchEngine', () => {
     expect(handed.map(([, outcome]) => outcome.kind)).toEqual(['refused', 'found', 'found']);
   });
 
-  it('starts no more than maxStarts searches and stops with request-cap while rows remain', async () => {
-    const { control, handed, running } = engine([0, 1, 2, 3, 4], { maxStarts: 3 });
+  /** A budget of `limit` requests: each start spends one, and so does each retry the test reports. */
+  function budget(limit: number) {
+    let spent = 0;
+    const exceeded = new AbortController();
+    return {
+      options: {
+        budget: { allowsStart: () => spent < limit, exceeded: exceeded.signal },
+        onStart: () => {
+          spent += 1;
+        },
+      },
+      retry: () => {
+        spent += 1;
+        if (spent > limit) exceeded.abort();
+      },
+    };
+  }
+
+  it('starts no more searches than the budget allows and stops with request-cap while rows remain', async () => {
+    const { options } = budget(3);
+    const { control, handed, running } = engine([0, 1, 2, 3, 4], options);
     await control.succeed(0);
     await control.succeed(1);
     await control.succeed(2);
@@ -106,6 +125,18 @@ describe('runBatchEngine', () => {
     expect(control.started).toEqual([0, 1, 2]);
     expect(handed).toHaveLength(3);
     expect(result).toEqual({ finished: 3, started: 3, stop: { kind: 'request-cap' } });
+  });
+
+  it('counts retries against the budget and stops before one would go over it', async () => {
+    const { options, retry } = budget(3);
+    const { control, handed, running } = engine([0, 1, 2, 3], options);
+    await control.succeed(0);
+    await control.waitStarted(2);
+    retry(); // row 1 or 2 is retried: the 4th request would exceed the cap of 3
+    const result = await running;
+    expect(control.started).toEqual([0, 1, 2]);
+    expect(handed.map(([index]) => index)).toEqual([0]);
+    expect(result).toEqual({ finished: 1, started: 3, stop: { kind: 'request-cap' } });
   });
 
   it('on a batch-ending error starts nothing new but still writes the searches in flight', async () => {
