@@ -1,0 +1,158 @@
+// The measurements of the performance issue, each run several times against its own local server.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measure } from './measure.mjs';
+import { startServer } from './sandbox.mjs';
+import { summarise } from './stats.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'bin/leadctl.js');
+const CURL_JQ = join(root, 'bench/curl-jq.sh');
+const node = process.execPath;
+const RUN_TIMEOUT_MS = 180_000;
+
+/** The CLI's environment: this server, an empty config folder, nothing else of the user's. */
+function cliEnv(server) {
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'leadctl-bench-config-')),
+  };
+  for (const name of Object.keys(env)) if (name.startsWith('LEADCTL_')) delete env[name];
+  return server ? { ...env, LEADCTL_BASE_URL: server.url, LEADCTL_API_KEY: server.apiKey } : env;
+}
+
+async function runChecked(label, command, args, options) {
+  const result = await measure(command, args, { ...options, timeoutMs: RUN_TIMEOUT_MS });
+  if (result.exitCode !== 0) throw new Error(`${label} exited ${result.exitCode}:\n${result.stderr}`);
+  return result;
+}
+
+/**
+ * Runs `cases` in interleaved rounds (a, b, c, a, b, c, …) so that a change in machine load hits every
+ * case alike; the first `warmup` rounds fill the OS file cache and are not counted.
+ */
+async function rounds(cases, { count, warmup = 0, server }) {
+  const runs = new Map(cases.map((c) => [c.name, []]));
+  for (let round = -warmup; round < count; round++) {
+    for (const c of cases) {
+      if (round >= (c.rounds ?? count)) continue;
+      await server?.takeRequestCount();
+      const result = await runChecked(c.name, c.command, c.args, { env: c.env, countOutput: c.countOutput });
+      if (server) result.requests = await server.takeRequestCount();
+      if (round >= 0) runs.get(c.name).push(result);
+    }
+  }
+  return cases.map((c) => ({ name: c.name, ...c.meta, ...summarise(runs.get(c.name)) }));
+}
+
+export async function startupAndOnePage(bundle, { runs }) {
+  const server = await startServer(bundle, { leads: 300, latencyMs: 0 });
+  try {
+    const env = cliEnv(server);
+    return await rounds(
+      [
+        { name: 'node -e 0', command: node, args: ['-e', '0'], env, meta: { kind: 'bare' } },
+        {
+          name: 'leadctl --version',
+          command: node,
+          args: [BIN, '--version'],
+          env,
+          meta: { kind: 'version' },
+        },
+        {
+          name: 'leadctl leads --help',
+          command: node,
+          args: [BIN, 'leads', '--help'],
+          env,
+          meta: { kind: 'help' },
+        },
+        {
+          name: 'leadctl leads --json (1 page of 25)',
+          command: node,
+          args: [BIN, 'leads', '--json'],
+          env,
+          meta: { kind: 'page' },
+        },
+      ],
+      { count: runs, warmup: 3, server },
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+export const jqAvailable = () =>
+  ['jq', 'curl'].every((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0);
+
+export async function exportAtLatency(bundle, { leads, latencyMs, concurrency, runs, baselineRuns }) {
+  const server = await startServer(bundle, { leads, latencyMs });
+  try {
+    const env = cliEnv(server);
+    const exportArgs = [BIN, 'leads', '--all', '--csv'];
+    const cases = [
+      {
+        name: `leadctl leads --all --csv --concurrency ${concurrency}`,
+        command: node,
+        args: [...exportArgs, '--concurrency', String(concurrency)],
+        env,
+        countOutput: true,
+        meta: { kind: 'export', leads, latencyMs, concurrency },
+      },
+      {
+        name: 'baseline: same export, --concurrency 1',
+        command: node,
+        args: [...exportArgs, '--concurrency', '1'],
+        env,
+        countOutput: true,
+        rounds: baselineRuns,
+        meta: { kind: 'export-c1', leads, latencyMs, concurrency: 1 },
+      },
+    ];
+    if (jqAvailable()) {
+      cases.push({
+        name: 'baseline: shell loop, curl per page + jq @csv',
+        command: 'bash',
+        args: [CURL_JQ, server.url, server.apiKey],
+        env,
+        countOutput: true,
+        rounds: baselineRuns,
+        meta: { kind: 'curl-jq', leads, latencyMs, concurrency: 1 },
+      });
+    }
+    return await rounds(cases, { count: runs, warmup: 1, server });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Peak memory of the same export at two sizes, on servers without latency (the client at full speed). */
+export async function memoryBySize(bundle, { sizes, runs }) {
+  const servers = await Promise.all(sizes.map((leads) => startServer(bundle, { leads, latencyMs: 0 })));
+  try {
+    const results = [];
+    for (const [index, leads] of sizes.entries()) {
+      const server = servers[index];
+      const [row] = await rounds(
+        [
+          {
+            name: `leadctl leads --all --csv, ${leads.toLocaleString('en-US')} leads, no latency`,
+            command: node,
+            args: [BIN, 'leads', '--all', '--csv'],
+            env: cliEnv(server),
+            countOutput: true,
+            meta: { kind: 'memory', leads, latencyMs: 0 },
+          },
+        ],
+        { count: runs, server },
+      );
+      results.push(row);
+    }
+    return results;
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}
