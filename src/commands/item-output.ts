@@ -43,17 +43,24 @@ export async function openItemSink({
   });
   const target = await openOutput({ ...(flags.output ? { file: flags.output } : {}), stdout: io.stdout });
   let closed = false;
-  await target.write(renderer.start());
+  // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
+  // fails before any data arrives writes nothing at all rather than an empty set.
+  let started = false;
+  const start = () => {
+    if (started) return '';
+    started = true;
+    return renderer.start();
+  };
   return {
     format,
-    write: (item) => target.write(renderer.row(item)),
+    write: (item) => target.write(start() + renderer.row(item)),
     close: async (ok) => {
       if (closed) return;
       closed = true;
       try {
-        // After a failure or Ctrl-C too: the rows received are complete and stay usable (valid json,
+        // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
         // a table a person can read); the exit code and an -o file's .partial name say the set is not.
-        await target.write(renderer.finish());
+        if (ok || started) await target.write(start() + renderer.finish());
       } catch (error) {
         await target.abandon();
         throw error;
