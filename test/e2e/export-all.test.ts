@@ -186,7 +186,9 @@ describe('leadctl leads --all', () => {
     );
     await new Promise<void>((resolve) =>
       slow.onRequest((q) => {
-        if (q.path === '/api/v1/leads' && (pages += 1) === 3) resolve();
+        if (q.path !== '/api/v1/leads') return;
+        pages += 1;
+        if (pages === 3) resolve();
       }),
     );
     child.kill('SIGINT');
