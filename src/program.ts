@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
+import { examples } from './commands/help-text.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -43,6 +44,15 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('-q, --quiet', 'no progress and no notices on stderr')
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
     .option('--no-color', 'no colour on stderr or in tables');
+
+  program.addHelpText(
+    'after',
+    examples([
+      'leadctl search "plumber" --location Austin --sandbox',
+      'leadctl leads --all --csv -o leads.csv',
+      "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
+    ]),
+  );
 
   const contextFor: ContextFor = (command) => ({
     io,

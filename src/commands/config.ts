@@ -35,6 +35,14 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
   config
     .command('set')
     .description('store a value; with no value, api-key is read from stdin or a hidden prompt')
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl config set api-key                      # prompts without echo',
+        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'leadctl --profile work config set format csv',
+      ]),
+    )
     .addArgument(keyArgument())
     .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
     .action(async (key: string, value: string | undefined, _flags: unknown, self: Command) => {
@@ -43,6 +51,10 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
   config
     .command('get')
     .description('print a stored value (api-key masked unless --reveal)')
+    .addHelpText(
+      'after',
+      examples(['leadctl config get base-url', 'leadctl config get api-key --reveal | pbcopy']),
+    )
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
     .action(async (key: string, flags: { reveal?: boolean }, self: Command) => {
@@ -51,6 +63,10 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
   config
     .command('unset')
     .description('remove a stored value')
+    .addHelpText(
+      'after',
+      examples(['leadctl config unset format', 'leadctl --profile old config unset api-key']),
+    )
     // No choices here: a misspelt key left by a hand edit must be removable too.
     .argument('<key>', CONFIG_KEYS.join(', '))
     .action(async (key: string, _flags: unknown, self: Command) => {
@@ -59,6 +75,10 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
   config
     .command('list')
     .description("print the profile's stored values as key=value (api-key masked unless --reveal)")
+    .addHelpText(
+      'after',
+      examples(['leadctl config list', 'leadctl config list --json | jq -r \'."base-url"\'']),
+    )
     .option('--reveal', 'print the api-key in full')
     .option('--json', 'print one JSON object')
     .action(async (flags: { reveal?: boolean; json?: boolean }, self: Command) => {
@@ -70,6 +90,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
   config
     .command('path')
     .description('print the path of the config file')
+    .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
     .action(async (_flags: unknown, self: Command) => {
       await (await run()).runConfigPath(configIo(contextFor(self)));
     });
