@@ -3,75 +3,73 @@
 // every other field may be missing or null; numbers may arrive as numeric strings; unknown fields are
 // kept untouched so `--format json` passes through everything the server sent.
 
-import { z } from 'zod';
 import { ProtocolError } from './errors.js';
+import {
+  type FieldKind,
+  type ItemNormalizer,
+  ItemProblem,
+  itemNormalizer,
+  toNumberOrNull,
+  toTextOrNull,
+} from './fast-parse.js';
 import { oneLine } from './server-message.js';
 
-const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+// Each resource's known fields, in the order the parsed item lists them;
+// see fast-parse.ts for how each kind of field is read.
+const LEAD_FIELDS = {
+  id: 'identity',
+  name: 'text',
+  address: 'text',
+  phone: 'text',
+  website: 'text',
+  rating: 'number',
+  review_count: 'number',
+  category: 'text',
+  saved_at: 'text',
+} as const satisfies Record<string, FieldKind>;
 
-/** "4.5" -> 4.5; a value that is not a number at all ("N/A", "", true, {}) -> null: "unknown". */
-function toNumberOrNull(value: unknown): unknown {
-  if (value === undefined || value === null) return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
-  return null;
+const HISTORY_FIELDS = {
+  id: 'identity',
+  query: 'text',
+  location: 'text',
+  results_count: 'number',
+  created_at: 'text',
+} as const satisfies Record<string, FieldKind>;
+
+const SEARCH_RESULT_FIELDS = {
+  place_id: 'identity',
+  name: 'text',
+  address: 'text',
+  phone: 'text',
+  website: 'text',
+  rating: 'number',
+  review_count: 'number',
+  category: 'text',
+  lat: 'number',
+  lng: 'number',
+} as const satisfies Record<string, FieldKind>;
+
+const META_FIELDS = {
+  page: 'number',
+  limit: 'number',
+  total: 'number',
+  totalPages: 'number',
+} as const satisfies Record<string, FieldKind>;
+
+const leadParser = itemNormalizer(LEAD_FIELDS);
+const historyParser = itemNormalizer(HISTORY_FIELDS);
+const searchResultParser = itemNormalizer(SEARCH_RESULT_FIELDS);
+const metaParser = itemNormalizer(META_FIELDS);
+
+type RawMeta = { [K in keyof typeof META_FIELDS]?: number | null | undefined };
+
+/** meta as it arrives: any part may be missing, and a meta that cannot be read counts as missing. */
+function metaOf(raw: unknown): RawMeta {
+  if (raw === undefined || raw === null) return {};
+  // A copy: the normalizer coerces in place, and completeMeta's caller still owns `raw`.
+  const meta = metaParser(typeof raw === 'object' && !Array.isArray(raw) ? { ...raw } : raw);
+  return meta instanceof ItemProblem ? {} : (meta as RawMeta);
 }
-
-/** Text fields: numbers and booleans become their text; objects and arrays -> null. */
-function toTextOrNull(value: unknown): unknown {
-  if (value === undefined || value === null || typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return null;
-}
-
-/** Identities: a numeric id becomes its text; anything else but a non-empty string is refused. */
-function toIdentity(value: unknown): unknown {
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-}
-
-const number = z.preprocess(toNumberOrNull, z.number().nullable()).optional();
-const text = z.preprocess(toTextOrNull, z.string().nullable()).optional();
-const identity = z.preprocess(toIdentity, z.string({ error: 'is missing' }).min(1, { error: 'is empty' }));
-
-export const leadSchema = z.looseObject({
-  id: identity,
-  name: text,
-  address: text,
-  phone: text,
-  website: text,
-  rating: number,
-  review_count: number,
-  category: text,
-  saved_at: text,
-});
-
-export const historyEntrySchema = z.looseObject({
-  id: identity,
-  query: text,
-  location: text,
-  results_count: number,
-  created_at: text,
-});
-
-export const searchResultSchema = z.looseObject({
-  place_id: identity,
-  name: text,
-  address: text,
-  phone: text,
-  website: text,
-  rating: number,
-  review_count: number,
-  category: text,
-  lat: number,
-  lng: number,
-});
-
-/** meta as it arrives: any part may be missing; completeMeta fills the gaps. */
-export const rawMetaSchema = z
-  .looseObject({ page: number, limit: number, total: number, totalPages: number })
-  .nullable()
-  .optional()
-  .catch(undefined);
 
 type Nullable<T> = T | null | undefined;
 
@@ -141,13 +139,13 @@ const DEFAULT_LIMIT = 25;
 
 export function parseLeadsPage(response: RawResponse, request: PageRequest): LeadsPage {
   const json = decodeJsonObject(response);
-  const leads = parseList(json, 'leads', leadSchema, response) as Lead[];
+  const leads = parseList(json, 'leads', leadParser, response) as Lead[];
   return { leads, meta: completeMeta(json.meta, request, leads.length, response) };
 }
 
 export function parseHistoryPage(response: RawResponse, request: PageRequest): HistoryPage {
   const json = decodeJsonObject(response);
-  const history = parseList(json, 'history', historyEntrySchema, response) as HistoryEntry[];
+  const history = parseList(json, 'history', historyParser, response) as HistoryEntry[];
   return { history, meta: completeMeta(json.meta, request, history.length, response) };
 }
 
@@ -157,10 +155,14 @@ export function parseSearchResponse(
   request: { query: string; location: string },
 ): SearchResponse {
   const json = decodeJsonObject(response);
-  const results = parseList(json, 'results', searchResultSchema, response) as SearchResult[];
-  const count = number.parse(json.count);
-  const query = text.parse(json.query);
-  const location = text.parse(json.location);
+  const results = parseList(json, 'results', searchResultParser, response) as SearchResult[];
+  // The same coercions as a number and a text field (neither can fail: Infinity becomes null here).
+  const count = toNumberOrNull(json.count);
+  if (typeof count === 'number' && !Number.isFinite(count)) {
+    throw new ProtocolError(`server answered ${response.status} with a count that is not a number: ${count}`);
+  }
+  const query = toTextOrNull(json.query) as string | null | undefined;
+  const location = toTextOrNull(json.location) as string | null | undefined;
   return {
     ...json,
     results,
@@ -181,7 +183,7 @@ export function completeMeta(
   itemCount: number,
   response?: RawResponse,
 ): Meta {
-  const meta = rawMetaSchema.parse(raw) ?? {};
+  const meta = metaOf(raw);
   const page = meta.page ?? request.page ?? DEFAULT_PAGE;
   const limit = meta.limit ?? request.limit ?? DEFAULT_LIMIT;
   let total = meta.total;
@@ -218,12 +220,12 @@ export function decodeJsonObject(response: RawResponse): Record<string, unknown>
   return value as Record<string, unknown>;
 }
 
-function parseList<S extends z.ZodType>(
+function parseList(
   json: Record<string, unknown>,
   key: string,
-  itemSchema: S,
+  parse: ItemNormalizer,
   response: RawResponse,
-): z.output<S>[] {
+): Record<string, unknown>[] {
   const list = json[key];
   // `null` is how many servers (Go's encoding/json among them) write an empty list.
   if (list === null) return [];
@@ -232,15 +234,18 @@ function parseList<S extends z.ZodType>(
       `server answered ${response.status} without a "${key}" list: ${quoteBody(response.body)}`,
     );
   }
-  return list.map((item, index) => {
-    const parsed = itemSchema.safeParse(item);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    const where = `${key}[${index}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}`;
-    const what =
-      typeof item !== 'object' || item === null ? 'is not an object' : (issue?.message ?? 'is invalid');
-    throw new ProtocolError(`server answered ${response.status} with a malformed item: ${where} ${what}`);
-  });
+  const items: Record<string, unknown>[] = new Array(list.length);
+  for (let index = 0; index < list.length; index++) {
+    const item: unknown = list[index];
+    const parsed = parse(item);
+    if (parsed instanceof ItemProblem) {
+      const where = `${key}[${index}]${parsed.field ? `.${parsed.field}` : ''}`;
+      const what = typeof item !== 'object' || item === null ? 'is not an object' : parsed.message;
+      throw new ProtocolError(`server answered ${response.status} with a malformed item: ${where} ${what}`);
+    }
+    items[index] = parsed;
+  }
+  return items;
 }
 
 /** The first 200 characters of a body, on one line, control characters made visible. */

@@ -1,6 +1,7 @@
 // The closing line of a batch, and the error (hence exit code) it ends with when it did not fully
 // succeed. The counts cover the whole batch, a stopped run and its --resume together.
 import { ExitCode, LeadError } from '../api/errors.js';
+import { formatCount } from '../ui/count.js';
 import type { OutputShape } from './state.js';
 
 export interface BatchTotals {
@@ -12,7 +13,7 @@ export interface BatchTotals {
   results: number;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** "48 searched, 1 failed, 1 skipped as duplicate; 1,130 results" (+ ", 12 not run" when stopped). */
 export function summaryLine(totals: BatchTotals): string {

@@ -44,7 +44,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
     const format = chooseFormat(flags, session.settings.format, toTerminal);
     const color = ctx.globals.color !== false && !io.env.NO_COLOR;
-    const renderer = createRenderer({
+    const renderer = await createRenderer({
       format,
       ...(flags.fields ? { fields: flags.fields } : {}),
       defaultFields: BATCH_RESOURCE.fields,

@@ -1,6 +1,7 @@
 // The notices that follow a single page: where the user is and how to get the rest.
+import { formatCount } from '../ui/count.js';
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 export interface FooterMeta {
   page: number;

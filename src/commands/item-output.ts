@@ -31,7 +31,7 @@ export async function openItemSink({
 }: ItemSinkOptions): Promise<ItemSink> {
   const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
   const format = chooseFormat(flags, storedFormat, toTerminal);
-  const renderer = createRenderer({
+  const renderer = await createRenderer({
     format,
     ...(flags.fields ? { fields: flags.fields } : {}),
     defaultFields: resource.fields,

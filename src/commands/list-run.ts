@@ -3,6 +3,7 @@
 import type { LeadClient } from '../api/client.js';
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
+import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
 import { withItemSink } from './item-output.js';
@@ -76,9 +77,7 @@ export async function runList(
         }
         ui.stopProgress();
         if (written === 0) return `No ${info.noun}.`;
-        return flags.output
-          ? `Wrote ${written.toLocaleString('en-US')} ${info.noun} to ${flags.output}.`
-          : undefined;
+        return flags.output ? `Wrote ${formatCount(written)} ${info.noun} to ${flags.output}.` : undefined;
       },
     );
     if (footer) ui.notice(footer);

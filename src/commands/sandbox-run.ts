@@ -3,6 +3,7 @@
 
 import { type SandboxOptions, startSandbox } from '../sandbox/index.js';
 import { PLAN_ALLOWANCES } from '../sandbox/keys.js';
+import { formatCount } from '../ui/count.js';
 
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;
@@ -19,7 +20,7 @@ function describeAccess(
   if (!allowance.apiAccess) return 'no API access (403)';
   const daily = options.dailyLimit ?? allowance.dailyRequests;
   const live = options.liveSearchLimit ?? allowance.monthlyLiveSearches;
-  return `${daily.toLocaleString('en-US')} requests/day, ${live.toLocaleString('en-US')} live searches/month`;
+  return `${formatCount(daily)} requests/day, ${formatCount(live)} live searches/month`;
 }
 
 export function keysTable(

@@ -2,6 +2,7 @@
 import { UsageError } from '../api/errors.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
+import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { withItemSink } from './item-output.js';
 import type { SearchFlags } from './search.js';
@@ -54,7 +55,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         const n = answer.results.length;
         // The echoes come from the server: never let them reach a terminal raw.
         const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
-        return `${n.toLocaleString('en-US')} ${n === 1 ? 'result' : 'results'} for ${echo}.`;
+        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}.`;
       },
     );
     ui.notice(footer);

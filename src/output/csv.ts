@@ -1,6 +1,10 @@
 // csv: RFC 4180. Records end with CRLF (the RFC's line break, which Excel and every csv library
 // read; LF-only readers see a trailing \r only if they ignore the RFC). A field is quoted when it holds
 // , " CR or LF, with inner quotes doubled. Values are exact apart from the formula guard.
+//
+// row() runs once per exported item, so it is written for speed: one string built by concatenation
+// (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
+// handled before the general cellText().
 import { cellText, columnsFor, fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
@@ -13,17 +17,31 @@ export function quoteCsvField(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** One value as a csv field: formula-guarded first (the ' must sit inside the quotes), then quoted. */
+export function csvField(value: unknown, sanitize: boolean): string {
+  if (value === null || value === undefined) return '';
+  // A finite number prints as digits, '.', 'e', and a sign only in front of digits: never quoted, and
+  // never a formula (the guard lets signed numbers through). NaN and ±Infinity take the general path.
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const text = typeof value === 'string' ? value : cellText(value);
+  return quoteCsvField(sanitize ? guardFormula(text) : text);
+}
+
 export function createCsvRenderer(options: RenderOptions): Renderer {
   const columns = columnsFor(options.fields, options.defaultFields);
-  // Guard first, then quote: the ' must sit inside the quotes to be part of the cell.
-  const cell = options.sanitize
-    ? (value: unknown) => quoteCsvField(guardFormula(cellText(value)))
-    : (value: unknown) => quoteCsvField(cellText(value));
+  const sanitize = options.sanitize;
 
   return {
     // Header names come from the spec or the user's own --fields: quoted, never guarded.
     start: () => (options.header ? columns.map(quoteCsvField).join(',') + CSV_LINE_END : ''),
-    row: (item) => columns.map((column) => cell(fieldValue(item, column))).join(',') + CSV_LINE_END,
+    row(item) {
+      let line = '';
+      for (let index = 0; index < columns.length; index++) {
+        const field = csvField(fieldValue(item, columns[index] as string), sanitize);
+        line += index === 0 ? field : `,${field}`;
+      }
+      return line + CSV_LINE_END;
+    },
     finish: () => '',
   };
 }

@@ -7,7 +7,13 @@
 // arithmetic of digits; it can never call a function (HYPERLINK, WEBSERVICE) or DDE (cmd|'...'!A0),
 // because letters, quotes, |, !, =, + and the like all make it "not number-like".
 
-const ALWAYS_FORMULA = new Set(['=', '@', '\t', '\r']);
+// First characters, as char codes: checked on every csv cell, so a compare rather than a lookup.
+const TAB = 0x09;
+const CR = 0x0d;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const EQUALS = 0x3d;
+const AT = 0x40;
 
 /** -3, +7, -12.5, -.5, -1,234.5, -1e5, +6.02E23 */
 const SIGNED_NUMBER = /^[+-](?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -16,10 +22,9 @@ const SIGNED_NUMBER = /^[+-](?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const SIGNED_PHONE = /^[+-][\d ().-]*\d[\d ().-]*$/;
 
 export function looksLikeFormula(text: string): boolean {
-  const first = text[0];
-  if (first === undefined) return false;
-  if (ALWAYS_FORMULA.has(first)) return true;
-  if (first !== '+' && first !== '-') return false;
+  const first = text.charCodeAt(0); // NaN for '', which matches nothing below
+  if (first === EQUALS || first === AT || first === TAB || first === CR) return true;
+  if (first !== PLUS && first !== MINUS) return false;
   return !(SIGNED_NUMBER.test(text) || SIGNED_PHONE.test(text));
 }
 

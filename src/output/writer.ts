@@ -29,6 +29,9 @@ export interface OpenOutputOptions {
 
 const DEFAULT_BUFFER_BYTES = 64 * 1024;
 
+/** What write() returns when the chunk was only queued: one shared promise, not one per row. */
+const QUEUED: Promise<void> = Promise.resolve();
+
 export async function openOutput(options: OpenOutputOptions): Promise<OutputTarget> {
   const bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
   if (options.file === undefined) return new BufferedOutput(new StreamSink(options.stdout), bufferBytes);
@@ -72,12 +75,12 @@ class BufferedOutput implements OutputTarget {
   write(chunk: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('output is already closed'));
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (chunk === '') return Promise.resolve();
+    if (chunk === '') return QUEUED;
     this.chunks.push(chunk);
     this.bufferedLength += chunk.length;
     if (this.bufferedLength >= this.bufferBytes) return this.flush();
     this.scheduleFlush();
-    return Promise.resolve();
+    return QUEUED;
   }
 
   async commit(): Promise<void> {

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createRenderer, type RenderOptions } from '../../src/output/index.js';
+import { createCsvRenderer, csvField, quoteCsvField } from '../../src/output/csv.js';
+import { cellText } from '../../src/output/fields.js';
+import { guardFormula } from '../../src/output/formula.js';
+import type { RenderOptions } from '../../src/output/index.js';
 
 const FIELDS = ['id', 'name', 'phone', 'rating', 'tags'];
 
 function renderCsv(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
-  const renderer = createRenderer({
+  const renderer = createCsvRenderer({
     format: 'csv',
     defaultFields: FIELDS,
     tableFields: ['name'],
@@ -119,5 +122,36 @@ describe('csv', () => {
   it('guards a cell that needs quoting as well: prefix first, then quote', () => {
     expect(renderCsv([{ name: '=1,2' }], { fields: ['name'], header: false })).toBe(`"'=1,2"\r\n`);
     expect(renderCsv([{ name: '-x\ny' }], { fields: ['name'], header: false })).toBe(`"'-x\ny"\r\n`);
+  });
+});
+
+describe('csv fields of numbers', () => {
+  // csvField skips the guard and the quoting for finite numbers: it must print what the general path does.
+  it.each([
+    0,
+    -0,
+    7,
+    -3,
+    1.5,
+    -12.5,
+    1e21,
+    -1e21,
+    1e-7,
+    -1e-7,
+    -1.5e300,
+    5e-324,
+    -5e-324,
+    Number.NaN,
+    Infinity,
+    -Infinity,
+  ])('%d', (value) => {
+    for (const sanitize of [true, false]) {
+      const general = quoteCsvField(sanitize ? guardFormula(cellText(value)) : cellText(value));
+      expect(csvField(value, sanitize)).toBe(general);
+    }
+  });
+
+  it('guards -Infinity, which is no number to a spreadsheet', () => {
+    expect(csvField(-Infinity, true)).toBe("'-Infinity");
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createRenderer, type OutputFormat, type RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/index.js';
+import { createJsonRenderer, createNdjsonRenderer } from '../../src/output/json.js';
 
 function render(
-  format: OutputFormat,
+  format: 'json' | 'ndjson',
   items: Record<string, unknown>[],
   overrides: Partial<RenderOptions> = {},
 ) {
-  const renderer = createRenderer({
+  const create = format === 'json' ? createJsonRenderer : createNdjsonRenderer;
+  const renderer = create({
     format,
     defaultFields: ['id', 'name'],
     tableFields: ['name'],

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumnWidths, MIN_COLUMN_WIDTH } from '../../src/output/column-widths.js';
 import { displayWidth } from '../../src/output/display-width.js';
-import { createRenderer, type RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/index.js';
+import { createTableRenderer } from '../../src/output/table.js';
 
 function renderTable(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
-  const renderer = createRenderer({
+  const renderer = createTableRenderer({
     format: 'table',
     defaultFields: ['id', 'name', 'phone', 'rating', 'note'],
     tableFields: ['name', 'rating', 'note'],

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRenderer, type RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/index.js';
+import { createTsvRenderer } from '../../src/output/tsv.js';
 
 function renderTsv(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
-  const renderer = createRenderer({
+  const renderer = createTsvRenderer({
     format: 'tsv',
     defaultFields: ['id', 'name', 'note'],
     tableFields: ['name'],

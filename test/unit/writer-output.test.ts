@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { createRenderer } from '../../src/output/index.js';
+import { createCsvRenderer } from '../../src/output/csv.js';
 import { BrokenPipeError, openOutput } from '../../src/output/writer.js';
 
 /** A Writable that records what reached it and can hold each write's callback until released. */
@@ -94,7 +94,7 @@ describe('openOutput to stdout', () => {
   it('gathers small chunks into few writes, still writes a partial batch on the next turn', async () => {
     const { stream, writes } = recordingStream();
     const target = await openOutput({ stdout: stream, bufferBytes: 64 * 1024 });
-    const renderer = createRenderer({
+    const renderer = createCsvRenderer({
       format: 'csv',
       defaultFields: ['id', 'name', 'phone'],
       tableFields: [],

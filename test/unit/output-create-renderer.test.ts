@@ -1,0 +1,34 @@
+// createRenderer picks the format's renderer; table's (and cli-table3) is loaded only when asked for.
+import { describe, expect, it } from 'vitest';
+import { createRenderer, OUTPUT_FORMATS, type OutputFormat } from '../../src/output/index.js';
+
+async function render(format: OutputFormat): Promise<string> {
+  const renderer = await createRenderer({
+    format,
+    defaultFields: ['id', 'name'],
+    tableFields: ['name'],
+    header: true,
+    sanitize: true,
+    color: false,
+  });
+  return renderer.start() + renderer.row({ id: 'a', name: 'Acme, Inc' }) + renderer.finish();
+}
+
+describe('createRenderer', () => {
+  it.each([
+    ['json', '[\n{"id":"a","name":"Acme, Inc"}\n]\n'],
+    ['ndjson', '{"id":"a","name":"Acme, Inc"}\n'],
+    ['csv', 'id,name\r\na,"Acme, Inc"\r\n'],
+    ['tsv', 'id\tname\na\tAcme, Inc\n'],
+  ] as const)('renders %s', async (format, expected) => {
+    expect(await render(format)).toBe(expected);
+  });
+
+  it('loads the table renderer on demand', async () => {
+    expect(await render('table')).toMatch(/│ Acme, Inc │/);
+  });
+
+  it('covers every format', async () => {
+    for (const format of OUTPUT_FORMATS) expect(await render(format)).not.toBe('');
+  });
+});
