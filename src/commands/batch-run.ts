@@ -16,11 +16,11 @@ import {
 import { type OutputShape, removeState, saveState } from '../batch/state.js';
 import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
-import { createRenderer, sanitizeForTerminal } from '../output/index.js';
+import { sanitizeForTerminal } from '../output/sanitize.js';
 import type { CommandContext } from './context.js';
+import { createItemRenderer } from './item-output.js';
 import type { SearchFlags } from './search.js';
 import { openSession } from './session.js';
-import { chooseFormat } from './shared-options.js';
 
 type Item = Record<string, unknown>;
 
@@ -41,18 +41,11 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const { client, ui } = session;
   const { io } = ctx;
   try {
-    const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
-    const format = chooseFormat(flags, session.settings.format, toTerminal);
-    const color = ctx.globals.color !== false && !io.env.NO_COLOR;
-    const renderer = await createRenderer({
-      format,
-      ...(flags.fields ? { fields: flags.fields } : {}),
-      defaultFields: BATCH_RESOURCE.fields,
-      tableFields: BATCH_RESOURCE.tableFields,
-      header: flags.header,
-      sanitize: flags.sanitize,
-      color: color && toTerminal,
-      ...(toTerminal && io.stdout.columns ? { width: io.stdout.columns } : {}),
+    const { format, renderer } = await createItemRenderer({
+      ctx,
+      flags,
+      resource: BATCH_RESOURCE,
+      storedFormat: session.settings.format,
     });
     const shape: OutputShape = {
       format,

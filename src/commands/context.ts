@@ -31,3 +31,8 @@ export interface CommandContext {
 
 /** Builds a command's context from the commander command whose action is running. */
 export type ContextFor = (command: import('commander').Command) => CommandContext;
+
+/** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
+export function colorAllowed({ globals, io }: Pick<CommandContext, 'globals' | 'io'>): boolean {
+  return globals.color !== false && !io.env.NO_COLOR;
+}

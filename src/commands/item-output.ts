@@ -4,7 +4,7 @@
 import { createRenderer } from '../output/index.js';
 import { openOutput } from '../output/writer.js';
 import type { ResourceInfo } from '../resources.js';
-import type { Io } from './context.js';
+import { type CommandContext, colorAllowed } from './context.js';
 import { chooseFormat, type FormatName, type OutputFlags } from './shared-options.js';
 
 export interface ItemSink {
@@ -15,20 +15,16 @@ export interface ItemSink {
 }
 
 export interface ItemSinkOptions {
-  io: Io;
+  ctx: CommandContext;
   flags: OutputFlags;
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
-  storedFormat?: string | undefined;
-  color: boolean;
+  /** The profile's `format`, if it has one. */
+  storedFormat: string | undefined;
 }
 
-export async function openItemSink({
-  io,
-  flags,
-  resource,
-  storedFormat,
-  color,
-}: ItemSinkOptions): Promise<ItemSink> {
+/** The format (flags, profile, or what stdout is) and its renderer, fitted to the terminal. */
+export async function createItemRenderer({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
+  const { io } = ctx;
   const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
   const format = chooseFormat(flags, storedFormat, toTerminal);
   const renderer = await createRenderer({
@@ -38,10 +34,16 @@ export async function openItemSink({
     tableFields: resource.tableFields,
     header: flags.header,
     sanitize: flags.sanitize,
-    color: color && toTerminal,
+    color: colorAllowed(ctx) && toTerminal,
     ...(toTerminal && io.stdout.columns ? { width: io.stdout.columns } : {}),
   });
-  const target = await openOutput({ ...(flags.output ? { file: flags.output } : {}), stdout: io.stdout });
+  return { format, renderer };
+}
+
+export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
+  const { ctx, flags } = options;
+  const { format, renderer } = await createItemRenderer(options);
+  const target = await openOutput({ ...(flags.output ? { file: flags.output } : {}), stdout: ctx.io.stdout });
   let closed = false;
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.

@@ -40,13 +40,7 @@ export async function runList(
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
-      {
-        io: ctx.io,
-        flags,
-        resource: info,
-        storedFormat: session.settings.format,
-        color: ctx.globals.color !== false && !ctx.io.env.NO_COLOR,
-      },
+      { ctx, flags, resource: info, storedFormat: session.settings.format },
       async (sink) => {
         if (!manyPages) {
           const { items, meta } = await fetchOnePage(

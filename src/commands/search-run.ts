@@ -33,13 +33,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
-      {
-        io: ctx.io,
-        flags,
-        resource: RESOURCES.results,
-        storedFormat: session.settings.format,
-        color: ctx.globals.color !== false && !ctx.io.env.NO_COLOR,
-      },
+      { ctx, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
       async (sink) => {
         ui.progress(`Searching for ${query} near ${flags.location}…`);
         const answer = await client.search(

@@ -5,7 +5,7 @@ import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { VERSION } from '../version.js';
-import type { CommandContext } from './context.js';
+import { type CommandContext, colorAllowed } from './context.js';
 
 export interface Session {
   client: LeadClient;
@@ -20,7 +20,7 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
     stderr: io.stderr,
     quiet: Boolean(globals.quiet),
     verbose: Boolean(globals.verbose) || io.env.LEADCTL_DEBUG === '1',
-    color: globals.color !== false && !io.env.NO_COLOR,
+    color: colorAllowed(ctx),
   });
 }
 
