@@ -20,8 +20,11 @@ const { values: opts } = parseArgs({
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     record: { type: 'boolean', default: false },
+    // e.g. `--only export,memory`: run only these groups (startup, export, memory).
+    only: { type: 'string', default: 'startup,export,memory' },
   },
 });
+const only = new Set(opts.only.split(','));
 const int = (name) => {
   const value = Number(opts[name]);
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number >= 1`);
@@ -34,25 +37,27 @@ const started = Date.now();
 const sandbox = await bundleSandbox();
 const rows = [];
 try {
-  log(`start-up and one page, ${int('runs')} interleaved rounds…`);
-  rows.push(...(await startupAndOnePage(sandbox.file, { runs: int('runs') })));
-  log(`export of ${int('leads')} leads at ${int('latency')} ms per request…`);
-  rows.push(
-    ...(await exportAtLatency(sandbox.file, {
-      leads: int('leads'),
-      latencyMs: int('latency'),
-      concurrency: int('concurrency'),
-      runs: int('export-runs'),
-      baselineRuns: int('baseline-runs'),
-    })),
-  );
-  log(`peak memory at ${int('leads')} vs ${int('big-leads')} leads…`);
-  rows.push(
-    ...(await memoryBySize(sandbox.file, {
-      sizes: [int('leads'), int('big-leads')],
-      runs: int('memory-runs'),
-    })),
-  );
+  if (only.has('startup')) log(`start-up and one page, ${int('runs')} interleaved rounds…`);
+  if (only.has('startup')) rows.push(...(await startupAndOnePage(sandbox.file, { runs: int('runs') })));
+  if (only.has('export')) log(`export of ${int('leads')} leads at ${int('latency')} ms per request…`);
+  if (only.has('export'))
+    rows.push(
+      ...(await exportAtLatency(sandbox.file, {
+        leads: int('leads'),
+        latencyMs: int('latency'),
+        concurrency: int('concurrency'),
+        runs: int('export-runs'),
+        baselineRuns: int('baseline-runs'),
+      })),
+    );
+  if (only.has('memory')) log(`peak memory at ${int('leads')} vs ${int('big-leads')} leads…`);
+  if (only.has('memory'))
+    rows.push(
+      ...(await memoryBySize(sandbox.file, {
+        sizes: [int('leads'), int('big-leads')],
+        runs: int('memory-runs'),
+      })),
+    );
 } finally {
   sandbox.remove();
 }

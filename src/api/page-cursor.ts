@@ -44,14 +44,15 @@ export interface PageVerdict<T> {
 }
 
 /**
- * Judges one page against the cursor; the page's snapshot must be later than the cursor's. `seen`
- * gains the ids of the fresh items. Items without an id cannot be de-duplicated and are kept.
+ * Judges one page against the cursor; the page's snapshot must be later than the cursor's (or hold the
+ * very same list). `isWritten` says whether an item was written earlier in the run (page-yielded.ts);
+ * the caller records what it writes. Items without an id cannot be de-duplicated and are kept.
  */
 export function judgePage<T>(
   cursor: Cursor,
   snapshot: PageSnapshot<T>,
   pageSize: number,
-  seen: Set<string>,
+  isWritten: (item: T) => boolean,
   idOf: (item: T) => string | undefined,
 ): PageVerdict<T> {
   const covered = coveredAt(cursor, snapshot.total);
@@ -61,18 +62,18 @@ export function judgePage<T>(
   }
   // Positions below `covered` hold nothing still owed: old items there were yielded already; anything
   // else there was saved during the run, and writing it now would break newest-first order. For the same
-  // reason an unseen item ahead of an already-seen one on this page must be new: skip it.
+  // reason an unwritten item ahead of an already-written one on this page must be new: skip it.
   let firstOwed = covered - windowStart;
   snapshot.items.forEach((item, index) => {
-    const id = idOf(item);
-    if (id !== undefined && seen.has(id)) firstOwed = Math.max(firstOwed, index + 1);
+    if (isWritten(item)) firstOwed = Math.max(firstOwed, index + 1);
   });
+  const onThisPage = new Set<string>();
   const fresh: T[] = [];
   for (const item of snapshot.items.slice(firstOwed)) {
     const id = idOf(item);
     if (id !== undefined) {
-      if (seen.has(id)) continue;
-      seen.add(id);
+      if (onThisPage.has(id) || isWritten(item)) continue;
+      onThisPage.add(id);
     }
     fresh.push(item);
   }

@@ -1,24 +1,21 @@
-// The loop behind paginate(): plan a round of pages, judge them, yield what is owed. Why this is
-// correct is explained at the top of paginate.ts; the position arithmetic lives in page-cursor.ts.
+// The loop behind paginate(): the first page on its own, then the pipeline (page-pipeline.ts) while
+// the list holds still, then one page at a time once it has changed. Why this is correct is explained at
+// the top of paginate.ts; the position arithmetic lives in page-cursor.ts.
 
 import { ProtocolError } from './errors.js';
-import { type Cursor, judgePage, type PageVerdict } from './page-cursor.js';
-import { PageFetcher, type Round } from './page-fetcher.js';
+import { type Cursor, coveredAt, judgePage, type PageVerdict } from './page-cursor.js';
+import { PageFetcher } from './page-fetcher.js';
+import { type CursorClock, type Head, PagePipeline } from './page-pipeline.js';
 import { planRound } from './page-plan.js';
+import { YieldedItems } from './page-yielded.js';
 import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './paginate.js';
 
 /** Probes ask for one item: only the list's first id and its total matter. */
 const PROBE_LIMIT = 1;
 /** Pages refused in a row before we give up on a list that keeps shrinking under us. */
 const MAX_REFUSED_IN_A_ROW = 50;
-
-/** What a head probe (or page 1) saw: the list's first id and its total. */
-interface Head {
-  firstId: string | undefined;
-  total: number;
-}
-
-type RoundOutcome = 'next' | 'refused' | 'stop';
+/** Page requests between two head probes, at least: ~6% extra requests at 16. */
+const MIN_PROBE_EVERY = 16;
 
 export async function* walkPages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
@@ -37,15 +34,12 @@ export async function* walkPages<T extends Record<string, unknown>>(
 
 class PageWalk<T extends Record<string, unknown>> {
   readonly fetcher: PageFetcher<T>;
-  private readonly seen = new Set<string>(); // ids only: strings, so 200k of them stay a few MB
+  private written: YieldedItems<T>;
   private readonly progress: PageProgress = { pagesFetched: 0, totalPages: 0, itemsYielded: 0, total: 0 };
   private readonly maxItems: number;
   private readonly concurrency: number;
   private pageSize: number;
   private cursor: Cursor = { covered: 0, total: 0 };
-  /** The latest head seen in a snapshot no older than the cursor's; undefined when none is. */
-  private head: Head | undefined;
-  private sequential: boolean;
   /** The time of the first item of the first snapshot: anything newer was saved during the run. */
   private runStartMs: number | undefined;
 
@@ -56,92 +50,86 @@ class PageWalk<T extends Record<string, unknown>> {
     this.fetcher = new PageFetcher(fetchPage, options.signal);
     this.maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
     this.concurrency = options.concurrency ?? 4;
-    this.sequential = this.concurrency === 1;
     this.pageSize = options.limit;
+    this.written = this.writtenRecord();
   }
 
   async *run(): AsyncGenerator<T> {
     const startPage = this.options.startPage ?? 1;
     const first = await this.fetchData(this.fetcher.fetch(startPage, this.options.limit));
     this.pageSize = pageSizeOf(first.meta.limit, this.options.limit);
+    this.written = this.writtenRecord();
     this.cursor = { covered: (startPage - 1) * this.pageSize, total: first.meta.total };
-    if (startPage === 1) this.head = this.headOf(first);
     this.runStartMs = first.items[0] === undefined ? undefined : this.timeOf(first.items[0]);
     if (yield* this.emit(this.judge(startPage, first))) return;
+    if (this.concurrency > 1 && this.remainingPages(2).length > 1) {
+      const anchor = startPage === 1 ? this.headOf(first) : await this.probe();
+      this.cursor = { covered: coveredAt(this.cursor, anchor.total), total: anchor.total };
+      if (yield* this.pipelined(anchor)) return;
+    }
+    yield* this.sequential();
+  }
+
+  /** The pages still to read, up to `width` of them, for the cursor as it stands. */
+  private remainingPages(width: number): number[] {
+    const remaining = this.maxItems - this.progress.itemsYielded;
+    return planRound(this.cursor, this.pageSize, width, remaining).pages;
+  }
+
+  /** True when the run is over; false when the rest must be read one page at a time. */
+  private async *pipelined(anchor: Head): AsyncGenerator<T, boolean> {
+    const pages = this.remainingPages(Number.POSITIVE_INFINITY);
+    const [firstPage, lastPage] = [pages[0], pages[pages.length - 1]];
+    if (firstPage === undefined || lastPage === undefined) return true;
+    const round = this.fetcher.openRound();
+    const probeEvery = Math.max(MIN_PROBE_EVERY, 2 * this.concurrency);
+    const plan = {
+      ...{ anchor, firstPage, lastPage, window: this.concurrency, probeEvery },
+      holdLimit: probeEvery + 2 * this.concurrency,
+    };
+    const pipeline = new PagePipeline(
+      plan,
+      (page) => this.fetchData(round.fetch(page, this.options.limit)),
+      async () => this.headOf(await round.fetch(1, PROBE_LIMIT)),
+    );
+    // Page 1 or the start probe was read before any pipelined page was sent.
+    let clock: CursorClock = { readyAt: 0, onAnchorList: true };
+    try {
+      for (;;) {
+        const step = await pipeline.next(clock);
+        if (step.kind === 'end') return false;
+        if (step.kind === 'changed') return false; // a list that changed once will likely change again
+        const verdict = this.judge(step.page, step.result);
+        if (!verdict.accepted) {
+          this.cursor = verdict.cursor;
+          return false;
+        }
+        if (yield* this.emit(verdict)) return true;
+        clock = { readyAt: step.readyAt, onAnchorList: step.kind === 'confirmed' };
+      }
+    } finally {
+      round.discard();
+    }
+  }
+
+  /** Each page requested after the previous one was read, so each snapshot is later than the cursor's. */
+  private async *sequential(): AsyncGenerator<T> {
     let refusedInARow = 0;
     for (;;) {
-      const pages = await this.planNextRound();
-      if (pages.length === 0) return;
-      const round = this.fetcher.openRound();
-      try {
-        const outcome = yield* this.runRound(round, pages);
-        if (outcome === 'stop') return;
-        refusedInARow = outcome === 'refused' ? refusedInARow + 1 : 0;
-      } finally {
-        round.discard();
+      const [page] = this.remainingPages(1);
+      if (page === undefined) return;
+      const verdict = this.judge(page, await this.fetchData(this.fetcher.fetch(page, this.options.limit)));
+      if (!verdict.accepted) {
+        this.cursor = verdict.cursor;
+        refusedInARow += 1;
+        if (refusedInARow > MAX_REFUSED_IN_A_ROW) {
+          throw new ProtocolError('the list kept shrinking faster than it could be paged', 'try again later');
+        }
+        continue;
       }
-      if (refusedInARow > MAX_REFUSED_IN_A_ROW) {
-        throw new ProtocolError('the list kept shrinking faster than it could be paged', 'try again later');
-      }
+      refusedInARow = 0;
+      if (yield* this.emit(verdict)) return;
     }
-  }
-
-  private async planNextRound(): Promise<number[]> {
-    const remaining = this.maxItems - this.progress.itemsYielded;
-    const width = this.sequential ? 1 : this.concurrency;
-    const plan = planRound(this.cursor, this.pageSize, width, remaining);
-    if (plan.pages.length <= 1) return plan.pages;
-    // Start probe: a snapshot after the cursor's, taken before any page of the round is requested.
-    this.head ??= await this.probe();
-    return planRound(this.cursor, this.pageSize, width, remaining, this.head.total).pages;
-  }
-
-  private async *runRound(round: Round<T>, pages: number[]): AsyncGenerator<T, RoundOutcome> {
-    const pending = pages.map((page) => this.fetchData(round.fetch(page, this.options.limit)));
-    const [leadPage = 1] = pages;
-    const lead = this.judge(leadPage, await pending[0]);
-    if (!lead.accepted) {
-      this.cursor = lead.cursor;
-      this.head = undefined;
-      return 'refused';
-    }
-    if (yield* this.emit(lead)) return 'stop';
-    if (pending.length === 1) return 'next';
-    const later = await this.awaitNeeded(round, pending.slice(1));
-    const endProbe = await this.probe();
-    if (!this.roundHeld(endProbe, [lead.cursor.total, ...later.map((result) => result.meta.total)])) {
-      // Pages after the lead may have read a different list: drop them and go on one page at a time.
-      this.sequential = true;
-      this.head = undefined;
-      return 'next';
-    }
-    this.head = endProbe;
-    for (const [index, result] of later.entries()) {
-      const verdict = this.judge(leadPage + 1 + index, result);
-      if (!verdict.accepted) return 'next'; // cannot happen when the round held; the next round re-fetches
-      if (yield* this.emit(verdict)) return 'stop';
-    }
-    return 'next';
-  }
-
-  /** Later pages in order, up to the one where the list ends or `since` cuts it; the rest are cancelled. */
-  private async awaitNeeded(round: Round<T>, pending: Promise<PageResult<T>>[]): Promise<PageResult<T>[]> {
-    const results: PageResult<T>[] = [];
-    for (const page of pending) {
-      const result = await page;
-      results.push(result);
-      if (result.items.length < this.pageSize || result.items.some((item) => this.isTooOld(item))) {
-        round.discard();
-        break;
-      }
-    }
-    return results;
-  }
-
-  private roundHeld(endProbe: Head, pageTotals: number[]): boolean {
-    const start = this.head;
-    if (!start || endProbe.firstId !== start.firstId || endProbe.total !== start.total) return false;
-    return pageTotals.every((total) => total === start.total);
   }
 
   /** Yields the verdict's items up to `since` or `maxItems`; true when the run ends with them. */
@@ -154,6 +142,7 @@ class PageWalk<T extends Record<string, unknown>> {
         stop = true;
         break;
       }
+      this.written.add(item);
       yield item;
       this.progress.itemsYielded += 1;
       this.fetcher.throwIfAborted();
@@ -168,7 +157,13 @@ class PageWalk<T extends Record<string, unknown>> {
 
   private judge(page: number, result: PageResult<T> | undefined): PageVerdict<T> {
     const snapshot = { page, items: result?.items ?? [], total: result?.meta.total ?? 0 };
-    return judgePage(this.cursor, snapshot, this.pageSize, this.seen, (item) => this.idOf(item));
+    return judgePage(
+      this.cursor,
+      snapshot,
+      this.pageSize,
+      (item) => this.written.has(item),
+      (item) => this.idOf(item),
+    );
   }
 
   private fetchData(request: Promise<PageResult<T>>): Promise<PageResult<T>> {
@@ -178,12 +173,21 @@ class PageWalk<T extends Record<string, unknown>> {
       this.progress.totalPages = result.meta.totalPages;
       return result;
     });
-    counted.catch(() => {}); // a page of a discarded round may reject unobserved
+    counted.catch(() => {}); // a page of a discarded pipeline may reject unobserved
     return counted;
   }
 
   private async probe(): Promise<Head> {
     return this.headOf(await this.fetcher.fetch(1, PROBE_LIMIT));
+  }
+
+  /** Ids of recent writes: two pages' worth, more only while timestamps tie (page-yielded.ts). */
+  private writtenRecord(): YieldedItems<T> {
+    return new YieldedItems<T>(
+      2 * this.pageSize,
+      (item) => this.idOf(item),
+      (item) => this.timeOf(item),
+    );
   }
 
   private headOf(result: PageResult<T>): Head {

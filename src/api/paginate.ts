@@ -4,27 +4,35 @@
 // THE ALGORITHM. Items that existed when the run began ("old" items) are what we owe.
 // 1. A cursor (page-cursor.ts) says: in snapshot S, every old item at a position below `covered` has
 //    been yielded. Carried to any LATER snapshot it stays true after subtracting how much the total
-//    shrank (an old item can only move toward the front by the number of removals, and the total falls
-//    by at least that much minus the inserts). A page is accepted only if its window starts at or before
-//    the carried `covered`; otherwise items may have slipped past us and we fetch from `covered` again.
-//    Inserts never cause a re-fetch: they push seen items onto later pages, where ids de-duplicate them,
-//    and the run simply goes on past the original last page until a short page or `covered >= total`.
-// 2. That carry-forward needs the page's snapshot to come after the cursor's. Sequential requests
-//    guarantee it. Concurrent requests do not: two pages in flight may be answered in either order, and
-//    an insert plus a delete between them leave every total unchanged yet lose an item. So concurrent
-//    pages go in rounds bracketed by two head probes (page 1, limit 1) — the end probe of one round is
-//    the start probe of the next. If both probes show the same first id and the same total, and every
-//    page of the round reported that total too, then no old item was removed (the total would be lower
-//    or a surviving insert would lead the list) and no insert was present in any snapshot (the total
-//    would be higher): the list was identical for the whole round, so its pages tile it exactly.
-// 3. The first page of a round is judged alone at once (it follows the cursor's snapshot); the others
-//    wait for the end probe. If the round did not hold, its later pages are dropped and the run goes on
-//    sequentially (a list that changed once is likely to change again; each failed round costs a round).
-// 4. Items saved during the run are not owed. With a timeField, anything newer than the first item of
+//    shrank (an old item moves toward the front only by the removals, and the total falls by at least
+//    that much minus the inserts). A page is accepted only if it starts at or before the carried
+//    `covered`; otherwise we fetch from `covered` again. Inserts push written items onto later pages,
+//    where page-yielded.ts recognises them, and the run goes on past the original last page.
+// 2. "Later" is tracked with a tick per response: a request sent after a response arrived reads a
+//    later snapshot. One page at a time (concurrency 1, or once the list has changed) every page is
+//    later than the cursor. The pipeline (page-pipeline.ts) keeps `concurrency` pages in flight, so
+//    pages arrive in any order; a page may then be judged in two ways:
+//    a. it was sent after the cursor's own response arrived: judged alone, as in (1);
+//    b. it is CONFIRMED: the anchor A (page 1, or a probe when starting further in) arrived before the
+//       page was sent, a head probe B (page 1, limit 1) sent after the page arrived agrees with A on
+//       first id and total, and the page reported that total too. Then the list at the page's snapshot
+//       was A's list: a removal is permanent and B's total would be lower unless an insert survived,
+//       which would lead B's list; an insert gone again by B but present at the page would have raised
+//       the page's total. So the page shows A's list as it also stood at B, later than the cursor if B
+//       was also sent after the cursor's response (or the cursor itself was taken on A's list).
+//    Probes go one at a time, each compared with A; one goes out every max(16, 2 x concurrency) page
+//    requests (about 6% more requests) and once more when the last pages wait for one. A list of one
+//    probe interval costs just that final probe. Pages wait, in order, at most one probe interval
+//    plus two windows. A probe that disagrees, or a page with another total, ends the pipeline: the
+//    confirmed pages are kept, the rest dropped, and the run goes on one page at a time.
+// 3. Items saved during the run are not owed. With a timeField, anything newer than the first item of
 //    the first snapshot is left out, so the export is the list as it was at the start minus deletions,
 //    strictly newest first. Without one they may be written, and then possibly out of order.
-// Cost: one extra small request per round of `concurrency` pages; none at concurrency 1.
-// Memory: at most one round of pages, plus the Set of ids seen (strings only: 200k ids is a few MB).
+// 4. Memory: written old items are always a prefix of the list, so with a timeField the record of
+//    what was written (page-yielded.ts) keeps ids of the last two pages' writes only (more while
+//    timestamps tie) and treats anything strictly newer than what it forgot as written. Without a
+//    timeField it keeps every id. Totals cannot size an id window: an insert plus a removal further
+//    down leave every total unchanged yet push written items onto the next page.
 
 import { UsageError } from './errors.js';
 import { walkPages } from './page-walk.js';

@@ -33,9 +33,21 @@ describe('paginate on a list that does not change', () => {
     await all(paginate(server.fetchPage, { limit: 7, concurrency: 3 }));
     for (const call of server.calls)
       expect(call.limit === 7 || (call.limit === 1 && call.page === 1)).toBe(true);
-    // Rounds of 3 pages after page 1 (pages 2-4, 5-6): one end probe each.
-    expect(server.calls.filter((call) => call.limit === 1)).toHaveLength(2);
+    // Pages 2-6 fit in one probe interval: page 2 follows page 1, one final probe confirms 3-6.
+    expect(server.calls.filter((call) => call.limit === 1)).toHaveLength(1);
   });
+
+  for (const concurrency of [2, 4, 8, 16]) {
+    it(`probes about once per ${Math.max(16, 2 * concurrency)} pages on a long list at concurrency ${concurrency}`, async () => {
+      const server = answeringServer(1000);
+      const items = await all(paginate(server.fetchPage, { limit: 5, concurrency }));
+      expect(items).toHaveLength(1000);
+      expect(server.dataRequests()).toHaveLength(200);
+      const probes = server.calls.filter((call) => call.limit === 1).length;
+      expect(probes).toBeGreaterThan(0);
+      expect(probes).toBeLessThanOrEqual(Math.ceil(199 / Math.max(16, 2 * concurrency)) + 1);
+    });
+  }
 
   it('makes no probe at concurrency 1', async () => {
     const server = answeringServer(40);

@@ -136,7 +136,7 @@ export class FakeServer {
 
 /** Lets every pending promise callback run (no timers involved). */
 export async function flush(): Promise<void> {
-  for (let turn = 0; turn < 5; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 10; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** Consumes an iterable in the background. */
