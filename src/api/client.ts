@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { type Clock, systemClock } from './clock.js';
 import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
 import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
-import { type FetchPage, type PaginateOptions, paginate } from './paginate.js';
+import { type ListAllOptions, listAll } from './list-all.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
 import {
   type HistoryEntry,
@@ -20,9 +20,9 @@ import {
   type SearchResponse,
 } from './schemas.js';
 import { oneLine } from './server-message.js';
-import { parseSince } from './since.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
+export type { ListAllOptions } from './list-all.js';
 export type { WaitEvent } from './retry.js';
 
 export interface AttemptEvent {
@@ -62,13 +62,6 @@ export interface LeadClientOptions {
   backoffCapMs?: number;
   /** Connections per origin. Default 16. */
   connections?: number;
-}
-
-/** What `paginate()` takes: paging options without the parts that follow from the resource. */
-export interface ListAllOptions extends Omit<PaginateOptions, 'limit' | 'since' | 'idField' | 'timeField'> {
-  /** Page size, 1..100; default 100, the fewest requests. */
-  limit?: number;
-  since?: Date | string;
 }
 
 export interface RequestOptions {
@@ -172,24 +165,7 @@ export class LeadClient {
   paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
   paginate(resource: 'leads' | 'history', options?: ListAllOptions): AsyncIterable<Lead | HistoryEntry>;
   paginate(resource: 'leads' | 'history', options: ListAllOptions = {}): AsyncIterable<Lead | HistoryEntry> {
-    const { since, limit = 100, ...rest } = options;
-    const fetchPage: FetchPage<Lead | HistoryEntry> = async (page, size, signal) => {
-      if (resource === 'leads') {
-        const { leads, meta } = await this.listLeads({ page, limit: size }, { signal });
-        return { items: leads, meta };
-      }
-      const { history, meta } = await this.listHistory({ page, limit: size }, { signal });
-      return { items: history, meta };
-    };
-    return paginate(fetchPage, {
-      ...rest,
-      limit,
-      idField: 'id',
-      timeField: resource === 'leads' ? 'saved_at' : 'created_at',
-      ...(since === undefined
-        ? {}
-        : { since: typeof since === 'string' ? parseSince(since, this.#clock.now()) : since }),
-    });
+    return listAll(this, resource, options, this.#clock.now());
   }
 
   async close(): Promise<void> {
