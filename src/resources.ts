@@ -1,6 +1,8 @@
 // What each resource's fields are, in the spec's order (the default columns of csv/tsv), which of
 // them a table shows by default, and which timestamp orders it.
 
+import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from './api/resource-fields.js';
+
 export type ResourceName = 'leads' | 'history' | 'results';
 
 export interface ResourceInfo {
@@ -19,32 +21,21 @@ export interface ResourceInfo {
 export const RESOURCES: Record<ResourceName, ResourceInfo> = {
   leads: {
     noun: 'leads',
-    fields: ['id', 'name', 'address', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
+    fields: Object.keys(LEAD_FIELDS),
     tableFields: ['name', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
     idField: 'id',
     timeField: 'saved_at',
   },
   history: {
     noun: 'searches',
-    fields: ['id', 'query', 'location', 'results_count', 'created_at'],
+    fields: Object.keys(HISTORY_FIELDS),
     tableFields: ['query', 'location', 'results_count', 'created_at'],
     idField: 'id',
     timeField: 'created_at',
   },
   results: {
     noun: 'results',
-    fields: [
-      'place_id',
-      'name',
-      'address',
-      'phone',
-      'website',
-      'rating',
-      'review_count',
-      'category',
-      'lat',
-      'lng',
-    ],
+    fields: Object.keys(SEARCH_RESULT_FIELDS),
     tableFields: ['name', 'address', 'phone', 'website', 'rating', 'review_count', 'category'],
     idField: 'place_id',
   },

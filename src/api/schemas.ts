@@ -12,42 +12,8 @@ import {
   toNumberOrNull,
   toTextOrNull,
 } from './fast-parse.js';
+import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from './resource-fields.js';
 import { oneLine } from './server-message.js';
-
-// Each resource's known fields, in the order the parsed item lists them;
-// see fast-parse.ts for how each kind of field is read.
-const LEAD_FIELDS = {
-  id: 'identity',
-  name: 'text',
-  address: 'text',
-  phone: 'text',
-  website: 'text',
-  rating: 'number',
-  review_count: 'number',
-  category: 'text',
-  saved_at: 'text',
-} as const satisfies Record<string, FieldKind>;
-
-const HISTORY_FIELDS = {
-  id: 'identity',
-  query: 'text',
-  location: 'text',
-  results_count: 'number',
-  created_at: 'text',
-} as const satisfies Record<string, FieldKind>;
-
-const SEARCH_RESULT_FIELDS = {
-  place_id: 'identity',
-  name: 'text',
-  address: 'text',
-  phone: 'text',
-  website: 'text',
-  rating: 'number',
-  review_count: 'number',
-  category: 'text',
-  lat: 'number',
-  lng: 'number',
-} as const satisfies Record<string, FieldKind>;
 
 const META_FIELDS = {
   page: 'number',
