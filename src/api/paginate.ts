@@ -20,6 +20,9 @@
 //       which would lead B's list; an insert gone again by B but present at the page would have raised
 //       the page's total. So the page shows A's list as it also stood at B, later than the cursor if B
 //       was also sent after the cursor's response (or the cursor itself was taken on A's list).
+//    Of these conditions, "sent after" on both sides is what makes a page safe (each has a staged
+//    test in paginate-interleavings.test.ts that fails without it); the page-total check is not
+//    needed for correctness, but it makes the pipeline give up sooner on a list that is changing.
 //    Probes go one at a time, each compared with A; one goes out every max(16, 2 x concurrency) page
 //    requests (about 6% more requests) and once more when the last pages wait for one. A list of one
 //    probe interval costs just that final probe. Pages wait, in order, at most one probe interval
