@@ -1,5 +1,7 @@
 // Fitting a table into the terminal: columns keep their natural width when the table fits; otherwise
-// the widest columns shrink first, down to a common cap, until the table fits.
+// the widest columns shrink first, down to a common cap, until the table fits. Short columns (a phone
+// number, a rating, a count) are kept whole while the wide ones can still show a useful start: a cut
+// name or web address stays recognisable, a cut phone number is useless.
 
 /** Narrowest a column gets: one character (or "…") plus its two padding spaces. */
 export const MIN_COLUMN_WIDTH = 3;
@@ -10,6 +12,23 @@ export const MIN_COLUMN_WIDTH = 3;
  * when even MIN_COLUMN_WIDTH each is too wide, every column gets that minimum.
  */
 export function fitColumnWidths(natural: readonly number[], available: number): number[] {
+  const kept = natural.reduce((sum, width) => sum + (width <= SHORT_COLUMN_WIDTH ? width : 0), 0);
+  const wide = natural.filter((width) => width > SHORT_COLUMN_WIDTH);
+  if (wide.length > 0 && kept < available) {
+    const wideWidths = shareEvenly(wide, available - kept);
+    if (Math.min(...wideWidths) >= MIN_WIDE_WIDTH) {
+      return natural.map((width) => (width <= SHORT_COLUMN_WIDTH ? width : (wideWidths.shift() as number)));
+    }
+  }
+  return shareEvenly(natural, available);
+}
+
+/** Columns this wide or narrower (padding included) are kept whole while the wide ones can give way. */
+const SHORT_COLUMN_WIDTH = 18;
+/** ...as long as each wide column keeps at least this much. */
+const MIN_WIDE_WIDTH = 8;
+
+function shareEvenly(natural: readonly number[], available: number): number[] {
   const total = natural.reduce((sum, width) => sum + width, 0);
   if (total <= available) return [...natural];
   if (natural.length * MIN_COLUMN_WIDTH >= available) {

@@ -133,6 +133,20 @@ describe('fitColumnWidths', () => {
     expect(Math.abs((widths[1] ?? 0) - (widths[2] ?? 0))).toBeLessThanOrEqual(1);
   });
 
+  it('keeps a phone-wide column whole while the wide columns can give way', () => {
+    // name, address, phone (17 with padding), website, rating: the 100-column case of a search.
+    const widths = fitColumnWidths([30, 40, 17, 38, 8], 80);
+    expect(widths[2]).toBe(17);
+    expect(widths[4]).toBe(8);
+    expect(widths.reduce((a, b) => a + b, 0)).toBe(80);
+  });
+
+  it('cuts short columns too once the wide ones would drop below a useful width', () => {
+    const widths = fitColumnWidths([30, 40, 17, 17, 17], 60);
+    expect(widths.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60);
+    expect(widths[2]).toBeLessThan(17);
+  });
+
   it('falls back to the minimum width when even that does not fit', () => {
     expect(fitColumnWidths([20, 2, 30], 5)).toEqual([MIN_COLUMN_WIDTH, 2, MIN_COLUMN_WIDTH]);
   });
