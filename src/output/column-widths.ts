@@ -12,21 +12,29 @@ export const MIN_COLUMN_WIDTH = 3;
  * when even MIN_COLUMN_WIDTH each is too wide, every column gets that minimum.
  */
 export function fitColumnWidths(natural: readonly number[], available: number): number[] {
+  return fitKeepingShortColumns(natural, available) ?? shareEvenly(natural, available);
+}
+
+/** Whether the columns fit with every short one whole and every wide one still useful. */
+export function fitsComfortably(natural: readonly number[], available: number): boolean {
+  return fitKeepingShortColumns(natural, available) !== undefined;
+}
+
+function fitKeepingShortColumns(natural: readonly number[], available: number): number[] | undefined {
+  const total = natural.reduce((sum, width) => sum + width, 0);
+  if (total <= available) return [...natural];
   const kept = natural.reduce((sum, width) => sum + (width <= SHORT_COLUMN_WIDTH ? width : 0), 0);
   const wide = natural.filter((width) => width > SHORT_COLUMN_WIDTH);
-  if (wide.length > 0 && kept < available) {
-    const wideWidths = shareEvenly(wide, available - kept);
-    if (Math.min(...wideWidths) >= MIN_WIDE_WIDTH) {
-      return natural.map((width) => (width <= SHORT_COLUMN_WIDTH ? width : (wideWidths.shift() as number)));
-    }
-  }
-  return shareEvenly(natural, available);
+  if (wide.length === 0 || kept >= available) return undefined;
+  const wideWidths = shareEvenly(wide, available - kept);
+  if (Math.min(...wideWidths) < MIN_WIDE_WIDTH) return undefined;
+  return natural.map((width) => (width <= SHORT_COLUMN_WIDTH ? width : (wideWidths.shift() as number)));
 }
 
 /** Columns this wide or narrower (padding included) are kept whole while the wide ones can give way. */
 const SHORT_COLUMN_WIDTH = 18;
 /** ...as long as each wide column keeps at least this much. */
-const MIN_WIDE_WIDTH = 8;
+const MIN_WIDE_WIDTH = 14;
 
 function shareEvenly(natural: readonly number[], available: number): number[] {
   const total = natural.reduce((sum, width) => sum + width, 0);

@@ -2,7 +2,7 @@
 // sanitized for the terminal, numbers right-aligned, and columns fitted to the terminal width.
 // The table must see every row before it can size columns, so rows are buffered until finish().
 import Table from 'cli-table3';
-import { fitColumnWidths } from './column-widths.js';
+import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { displayWidth, truncateToWidth } from './display-width.js';
 import { cellText, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
@@ -27,7 +27,7 @@ export function createTableRenderer(options: RenderOptions): Renderer {
       rows.push(
         columns.map((column) => {
           const value = fieldValue(item, column);
-          return { text: sanitizeForTerminal(cellText(value)), alignRight: isNumberValue(value) };
+          return { text: sanitizeForTerminal(tableText(value)), alignRight: isNumberValue(value) };
         }),
       );
       return '';
@@ -36,16 +36,43 @@ export function createTableRenderer(options: RenderOptions): Renderer {
   };
 }
 
-function renderTable(headings: string[], rows: TableCell[][], options: RenderOptions): string {
-  const natural = headings.map((heading, index) => {
+const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
+
+/** A table is read by a person: an ISO UTC timestamp shows as "2026-11-22 05:59" (json and csv stay exact). */
+function tableText(value: unknown): string {
+  const text = cellText(value);
+  const iso = typeof value === 'string' ? ISO_UTC.exec(text) : null;
+  return iso ? `${iso[1]} ${iso[2]}` : text;
+}
+
+// Border characters: one left of each column plus the closing one on the right.
+const widthForCells = (terminalWidth: number | undefined, columns: number) =>
+  terminalWidth === undefined ? Number.POSITIVE_INFINITY : terminalWidth - (columns + 1);
+
+/**
+ * The default columns come most useful first: on a narrow terminal the last ones are left out (never
+ * fewer than two) rather than cutting every column to a few characters, as gh does. Columns the user
+ * named with --fields are all kept.
+ */
+function columnsThatFit(natural: number[], options: RenderOptions): number {
+  if (options.fields && options.fields.length > 0) return natural.length;
+  let count = natural.length;
+  while (count > 2 && !fitsComfortably(natural.slice(0, count), widthForCells(options.width, count)))
+    count -= 1;
+  return count;
+}
+
+function renderTable(allHeadings: string[], allRows: TableCell[][], options: RenderOptions): string {
+  const allNatural = allHeadings.map((heading, index) => {
     let widest = options.header ? displayWidth(heading) : 0;
-    for (const row of rows) widest = Math.max(widest, displayWidth(row[index]?.text ?? ''));
+    for (const row of allRows) widest = Math.max(widest, displayWidth(row[index]?.text ?? ''));
     return widest + PADDING;
   });
-  // Border characters: one left of each column plus the closing one on the right.
-  const available =
-    options.width === undefined ? Number.POSITIVE_INFINITY : options.width - (headings.length + 1);
-  const widths = fitColumnWidths(natural, available);
+  const count = columnsThatFit(allNatural, options);
+  const headings = allHeadings.slice(0, count);
+  const rows = count === allHeadings.length ? allRows : allRows.map((row) => row.slice(0, count));
+  const natural = allNatural.slice(0, count);
+  const widths = fitColumnWidths(natural, widthForCells(options.width, count));
   const cutToColumn = (text: string, index: number) =>
     truncateToWidth(text, (widths[index] ?? PADDING) - PADDING);
 

@@ -151,3 +151,35 @@ describe('fitColumnWidths', () => {
     expect(fitColumnWidths([20, 2, 30], 5)).toEqual([MIN_COLUMN_WIDTH, 2, MIN_COLUMN_WIDTH]);
   });
 });
+
+describe('the table on a narrow terminal', () => {
+  const lead = {
+    name: 'Prairie Janitorial Services',
+    phone: '+1 312-555-0148',
+    website: 'https://www.prairiejanitorial.com',
+    rating: 3.3,
+    category: 'Cleaning Service',
+    saved_at: '2026-11-22T05:59:31.162Z',
+  };
+  const tableFields = ['name', 'phone', 'website', 'rating', 'category', 'saved_at'];
+
+  it('leaves out the last default columns instead of cutting every column short', () => {
+    const out = renderTable([lead], { tableFields, width: 80 });
+    expect(out).toContain('+1 312-555-0148');
+    expect(out).not.toContain('saved_at');
+    expect(out.split('\n')[1]).toMatch(/^│ name +│ phone +│ website +│ rating +│ category +│$/);
+    for (const line of out.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it('keeps every column the user named with --fields', () => {
+    const out = renderTable([lead], { tableFields, fields: tableFields, width: 80 });
+    expect(out).toContain('saved_at');
+    expect(out).toContain('category');
+  });
+
+  it('shows an ISO UTC timestamp as date and minutes', () => {
+    const out = renderTable([lead], { tableFields, width: 200 });
+    expect(out).toContain('2026-11-22 05:59');
+    expect(out).not.toContain('05:59:31');
+  });
+});
