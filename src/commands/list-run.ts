@@ -6,6 +6,7 @@ import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
+import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import { withItemSink } from './item-output.js';
 import type { ListFlags } from './list-command.js';
 import { openSession } from './session.js';
@@ -68,6 +69,7 @@ export async function runList(
         for await (const item of items) {
           await sink.write(item);
           written += 1;
+          if (written % ROWS_BETWEEN_COLLECTIONS === 0) collectGarbage();
         }
         ui.stopProgress();
         if (written === 0) return `No ${info.noun}.`;
