@@ -21,6 +21,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`leadctl: ${text.replace(/^error: /, '')}`),
     })
+    // Each command's help also lists the options every command takes (--sandbox, --api-key, -q…).
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('Run with --help for usage.')
     .showSuggestionAfterError(true);
 
