@@ -112,18 +112,9 @@ export function generateLead(seed: number, serial: number, savedAtMs: number, ho
   const id = random.uuid();
   const city = random.pick(CITIES);
   const tail = `${city.city}, ${city.state} ${random.pick(city.zips)}`;
-  const d = contactDetails(random, random.pick(TRADES), city, tail, hostile ? serial : undefined);
-  return {
-    id,
-    name: d.name,
-    address: d.address,
-    phone: d.phone,
-    website: d.website,
-    rating: d.rating,
-    review_count: d.review_count,
-    category: d.category,
-    saved_at: new Date(savedAtMs).toISOString(),
-  };
+  const details = contactDetails(random, random.pick(TRADES), city, tail, hostile ? serial : undefined);
+  // contactDetails lists its fields in the spec's order, so the spread keeps the lead's key order.
+  return { id, ...details, saved_at: new Date(savedAtMs).toISOString() };
 }
 
 const SAMPLE_QUERIES: readonly string[] =

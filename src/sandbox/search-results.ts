@@ -45,20 +45,9 @@ export function generateSearchResults(
   for (let i = 0; i < count; i++) {
     const random = streamFor(seed, Stream.result, searchHash, i);
     const place_id = placeId(random);
-    const d = contactDetails(random, trade, place, place.addressTail, hostile ? i : undefined);
+    const details = contactDetails(random, trade, place, place.addressTail, hostile ? i : undefined);
     const { lat, lng } = nearby(random, place, criteria.radius);
-    results.push({
-      place_id,
-      name: d.name,
-      address: d.address,
-      phone: d.phone,
-      website: d.website,
-      rating: d.rating,
-      review_count: d.review_count,
-      category: d.category,
-      lat,
-      lng,
-    });
+    results.push({ place_id, ...details, lat, lng });
   }
   return results;
 }
