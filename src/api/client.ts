@@ -1,7 +1,6 @@
 // LeadClient: the thin HTTP layer. One undici Agent (keep-alive pool), the key on every request, a
 // deadline per attempt, every body read to the end, and the retry policy of retry.ts around it all.
 
-import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { type Clock, systemClock } from './clock.js';
 import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
@@ -186,10 +185,10 @@ export class LeadClient {
         method: call.method,
         url: call.url.href,
         attempt,
-        ms: Math.round(performance.now() - started),
+        ms: elapsedMs(started),
         ...event,
       });
-    const started = performance.now();
+    const started = process.hrtime.bigint();
     let response: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
     try {
       response = await this.#exchange(call, signal);
@@ -263,4 +262,9 @@ function firstHeader(
 ): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Milliseconds since `started` (process.hrtime: node:perf_hooks would cost a module load per run). */
+function elapsedMs(started: bigint): number {
+  return Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 }

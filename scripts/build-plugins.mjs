@@ -1,0 +1,135 @@
+// esbuild plugins of scripts/build.mjs: they keep code that leadctl never runs out of the bundle, since
+// every kilobyte the CLI loads is parsed at start-up (figures in bench/RESULTS.md).
+import { readFileSync } from 'node:fs';
+
+// undici's index.js loads every feature it has (fetch, WebSocket, EventSource, mocks, caches, proxies):
+// ~40 ms of CPU at start-up, of which the client uses only `Agent` and `request`. This entry exports
+// just those two, set up exactly as undici 7's index.js does (makeDispatcher). `request` is called with
+// the Agent as `this` (it only needs `dispatch`), so the other Dispatcher API methods are left out.
+const undiciCore = `
+const Agent = require('undici/lib/dispatcher/agent.js');
+const request = require('undici/lib/api/api-request.js');
+const util = require('undici/lib/core/util.js');
+const { InvalidArgumentError } = require('undici/lib/core/errors.js');
+const { getGlobalDispatcher } = require('undici/lib/global.js');
+
+function makeDispatcher(fn) {
+  return (url, opts, handler) => {
+    if (typeof opts === 'function') {
+      handler = opts;
+      opts = null;
+    }
+    if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) {
+      throw new InvalidArgumentError('invalid url');
+    }
+    if (opts != null && typeof opts !== 'object') {
+      throw new InvalidArgumentError('invalid opts');
+    }
+    if (opts && opts.path != null) {
+      if (typeof opts.path !== 'string') {
+        throw new InvalidArgumentError('invalid opts.path');
+      }
+      let path = opts.path;
+      if (!opts.path.startsWith('/')) {
+        path = '/' + path;
+      }
+      url = new URL(util.parseOrigin(url).origin + path);
+    } else {
+      if (!opts) {
+        opts = typeof url === 'object' ? url : {};
+      }
+      url = util.parseURL(url);
+    }
+    const { agent, dispatcher = getGlobalDispatcher() } = opts;
+    if (agent) {
+      throw new InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
+    }
+    return fn.call(dispatcher, {
+      ...opts,
+      origin: url.origin,
+      path: url.search ? url.pathname + url.search : url.pathname,
+      method: opts.method || (opts.body ? 'PUT' : 'GET'),
+    }, handler);
+  };
+}
+
+module.exports = { Agent, request: makeDispatcher(request) };
+`;
+
+/** Points `import … from 'undici'` at undiciCore, for the undici major it was written against. */
+export const undiciCorePlugin = {
+  name: 'undici-core',
+  setup(build) {
+    const undici = JSON.parse(readFileSync('node_modules/undici/package.json', 'utf8'));
+    if (!undici.version.startsWith('7.')) {
+      console.warn(`build: undici ${undici.version} is not 7.x; bundling its full entry point`);
+      return;
+    }
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici-core', namespace: 'leadctl' }));
+    build.onLoad({ filter: /^undici-core$/, namespace: 'leadctl' }, () => ({
+      contents: undiciCore,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+// Modules that bundled packages require at load time but leadctl never uses. Each is replaced by a
+// stand-in: the real code is neither parsed nor run at start-up, and using it anyway fails loudly.
+// - undici's HTTP/2 client: only reached when a TLS server negotiates h2, which undici 7 offers only
+//   with `allowH2`, which leadctl never sets. Loading it pulls in node:http2 (with tls and crypto),
+//   ~9 ms of every run.
+// - undici's fetch body code (FormData, multipart): only for FormData request bodies; we send JSON.
+// - commander's node:child_process: only for git-style executable subcommands, which leadctl has
+//   none of. Loaded lazily instead, on first use.
+const STAND_INS = [
+  {
+    importer: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    path: './client-h2.js',
+    contents: unused('undici HTTP/2 (allowH2)'),
+  },
+  {
+    importer: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
+    path: '../web/fetch/body.js',
+    contents: unused('undici FormData request bodies'),
+  },
+  {
+    importer: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    path: 'node:child_process',
+    contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });`,
+  },
+];
+
+function unused(feature) {
+  return `module.exports = new Proxy(function unused() {}, {
+  get: (_, key) => { throw new Error('leadctl: ${feature} is left out of this build (reading ' + String(key) + ')'); },
+  apply: () => { throw new Error('leadctl: ${feature} is left out of this build'); },
+});`;
+}
+
+export const standInsPlugin = {
+  name: 'stand-ins',
+  setup(build) {
+    const seen = new Set();
+    for (const [index, standIn] of STAND_INS.entries()) {
+      const filter = new RegExp(`^${standIn.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+      build.onResolve({ filter }, (args) => {
+        if (!standIn.importer.test(args.importer)) return undefined;
+        seen.add(index);
+        return { path: `stand-in-${index}`, namespace: 'leadctl-stand-in' };
+      });
+    }
+    build.onLoad({ filter: /^stand-in-\d+$/, namespace: 'leadctl-stand-in' }, (args) => ({
+      contents: STAND_INS[Number(args.path.slice('stand-in-'.length))].contents,
+      loader: 'js',
+    }));
+    // A stand-in that matched nothing means a dependency moved its code: say so rather than ship it.
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      const missed = STAND_INS.filter((_, index) => !seen.has(index));
+      if (missed.length > 0) {
+        throw new Error(`build: stand-ins matched nothing: ${missed.map((s) => s.path).join(', ')}`);
+      }
+    });
+  },
+};
