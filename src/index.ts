@@ -26,7 +26,7 @@ export {
   ValidationError,
 } from './api/errors.js';
 export type { FetchPage, PageMeta, PageProgress, PageResult, PaginateOptions } from './api/paginate.js';
-export { paginate } from './api/paginate.js';
+export { paginate, paginatePages } from './api/paginate.js';
 export type {
   HistoryEntry,
   HistoryPage,

@@ -1,6 +1,7 @@
-// LeadClient.paginate(): the CLI's --all paging over a client's list methods, for library users too.
+// LeadClient.paginate() and paginatePages(): the CLI's --all paging over a client's list methods, for
+// library users too.
 import type { LeadClient } from './client.js';
-import { type FetchPage, type PaginateOptions, paginate } from './paginate.js';
+import { type FetchPage, type PaginateOptions, paginatePages } from './paginate.js';
 import type { HistoryEntry, Lead } from './schemas.js';
 import { parseSince } from './since.js';
 
@@ -11,12 +12,13 @@ export interface ListAllOptions extends Omit<PaginateOptions, 'limit' | 'since' 
   since?: Date | string;
 }
 
-export function listAll(
+/** Every item of the list in batches (see paginatePages). */
+export function listAllPages(
   client: Pick<LeadClient, 'listLeads' | 'listHistory'>,
   resource: 'leads' | 'history',
   options: ListAllOptions,
   nowMs: number,
-): AsyncIterable<Lead | HistoryEntry> {
+): AsyncIterable<(Lead | HistoryEntry)[]> {
   const { since, limit = 100, ...rest } = options;
   const fetchPage: FetchPage<Lead | HistoryEntry> = async (page, size, signal) => {
     if (resource === 'leads') {
@@ -26,7 +28,7 @@ export function listAll(
     const { history, meta } = await client.listHistory({ page, limit: size }, { signal });
     return { items: history, meta };
   };
-  return paginate(fetchPage, {
+  return paginatePages(fetchPage, {
     ...rest,
     limit,
     idField: 'id',

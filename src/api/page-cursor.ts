@@ -63,16 +63,16 @@ export function judgePage<T>(
   // Positions below `covered` hold nothing still owed: old items there were yielded already; anything
   // else there was saved during the run, and writing it now would break newest-first order. For the same
   // reason an unwritten item ahead of an already-written one on this page must be new: skip it.
-  let firstOwed = covered - windowStart;
-  snapshot.items.forEach((item, index) => {
-    if (isWritten(item)) firstOwed = Math.max(firstOwed, index + 1);
-  });
+  const written = snapshot.items.map(isWritten);
+  const firstOwed = Math.max(covered - windowStart, written.lastIndexOf(true) + 1);
   const onThisPage = new Set<string>();
   const fresh: T[] = [];
-  for (const item of snapshot.items.slice(firstOwed)) {
+  for (let index = Math.max(0, firstOwed); index < snapshot.items.length; index++) {
+    const item = snapshot.items[index] as T;
     const id = idOf(item);
     if (id !== undefined) {
-      if (onThisPage.has(id) || isWritten(item)) continue;
+      // (Past the last written item nothing is written: only repeats on this page are left to drop.)
+      if (onThisPage.has(id)) continue;
       onThisPage.add(id);
     }
     fresh.push(item);

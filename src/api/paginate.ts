@@ -81,8 +81,24 @@ export function paginate<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
   options: PaginateOptions,
 ): AsyncIterable<T> {
+  return flattenPages(paginatePages(fetchPage, options));
+}
+
+/**
+ * The same items as paginate(), in the same order, handed out in batches (a page's worth, never empty):
+ * for consumers that write many items at once, an await per page instead of per item.
+ */
+export function paginatePages<T extends Record<string, unknown>>(
+  fetchPage: FetchPage<T>,
+  options: PaginateOptions,
+): AsyncIterable<T[]> {
   validateOptions(options);
   return walkPages(fetchPage, options);
+}
+
+/** Batches back to single items. */
+export async function* flattenPages<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }
 
 function validateOptions(options: PaginateOptions): void {

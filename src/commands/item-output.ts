@@ -9,7 +9,8 @@ import { chooseFormat, type FormatName, type OutputFlags } from './shared-option
 
 export interface ItemSink {
   readonly format: FormatName;
-  write(item: Record<string, unknown>): Promise<void>;
+  /** Items in one write (a page at a time, rather than an await per item). */
+  writeAll(items: readonly Record<string, unknown>[]): Promise<void>;
   /** Closes the output: renames an -o file into place when `ok`, else leaves it as .partial. */
   close(ok: boolean): Promise<void>;
 }
@@ -55,7 +56,11 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   };
   return {
     format,
-    write: (item) => target.write(start() + renderer.row(item)),
+    writeAll: (items) => {
+      let chunk = start();
+      for (const item of items) chunk += renderer.row(item);
+      return target.write(chunk);
+    },
     close: async (ok) => {
       if (closed) return;
       closed = true;

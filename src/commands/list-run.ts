@@ -51,12 +51,12 @@ export async function runList(
             flags.limit ?? 25,
             ctx.signal,
           );
-          for (const item of items) await sink.write(item);
+          await sink.writeAll(items);
           return pageFooter(meta, items.length, info.noun);
         }
         // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
         const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
-        const items = client.paginate(resource, {
+        const pages = client.paginatePages(resource, {
           limit,
           startPage: flags.page ?? 1,
           concurrency: flags.concurrency ?? 4,
@@ -66,10 +66,13 @@ export async function runList(
           onProgress: (p) => ui.progress(progressLine(info.noun, p)),
         });
         let written = 0;
-        for await (const item of items) {
-          await sink.write(item);
-          written += 1;
-          if (written % ROWS_BETWEEN_COLLECTIONS === 0) collectGarbage();
+        for await (const items of pages) {
+          await sink.writeAll(items);
+          const before = written;
+          written += items.length;
+          if (Math.floor(written / ROWS_BETWEEN_COLLECTIONS) > Math.floor(before / ROWS_BETWEEN_COLLECTIONS)) {
+            collectGarbage();
+          }
         }
         ui.stopProgress();
         if (written === 0) return `No ${info.noun}.`;

@@ -45,7 +45,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
           { signal: ctx.signal },
         );
         ui.stopProgress();
-        for (const result of answer.results) await sink.write(result);
+        await sink.writeAll(answer.results);
         const n = answer.results.length;
         // The echoes come from the server: never let them reach a terminal raw.
         const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
