@@ -8,8 +8,8 @@ import { PageFetcher } from './page-fetcher.js';
 import { type CursorClock, type Head, PagePipeline } from './page-pipeline.js';
 import { planRound } from './page-plan.js';
 import { YieldedItems } from './page-yielded.js';
-import { timestampMs } from './timestamp.js';
 import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './paginate.js';
+import { timestampMs } from './timestamp.js';
 
 /** Probes ask for one item: only the list's first id and its total matter. */
 const PROBE_LIMIT = 1;

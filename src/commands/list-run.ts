@@ -70,7 +70,9 @@ export async function runList(
           await sink.writeAll(items);
           const before = written;
           written += items.length;
-          if (Math.floor(written / ROWS_BETWEEN_COLLECTIONS) > Math.floor(before / ROWS_BETWEEN_COLLECTIONS)) {
+          if (
+            Math.floor(written / ROWS_BETWEEN_COLLECTIONS) > Math.floor(before / ROWS_BETWEEN_COLLECTIONS)
+          ) {
             collectGarbage();
           }
         }
