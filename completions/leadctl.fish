@@ -181,7 +181,7 @@ complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l plan -x -a 'free 
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l variant -x -a 'a b' -d 'which of the spec\'s plan tables applies'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l leads -x -d 'saved leads to start with (default: 300)'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l history -x -d 'past searches to start with (default: 40)'
-complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l latency -x -d 'delay added to every answer, in milliseconds'
+complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l latency -x -d 'time each answer takes, in milliseconds (the sandbox works within it)'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l fail-rate -x -d 'share of requests answered 500, 0..1'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l reset-rate -x -d 'share of connections dropped without an answer, 0..1'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l seed -x -d 'seed of the generated data (default: 1)'

@@ -37,7 +37,11 @@ export function registerSandbox(program: Command, contextFor: ContextFor): Comma
     )
     .option('--leads <n>', 'saved leads to start with (default: 300)', count)
     .option('--history <n>', 'past searches to start with (default: 40)', count)
-    .option('--latency <ms>', 'delay added to every answer, in milliseconds', integerIn(0, 600_000))
+    .option(
+      '--latency <ms>',
+      'time each answer takes, in milliseconds (the sandbox works within it)',
+      integerIn(0, 600_000),
+    )
     .option('--fail-rate <p>', 'share of requests answered 500, 0..1', probability)
     .option('--reset-rate <p>', 'share of connections dropped without an answer, 0..1', probability)
     .option('--seed <n>', 'seed of the generated data (default: 1)', integerIn(0, 2 ** 31 - 1))

@@ -15,7 +15,7 @@ export type BodyReading =
   | { kind: 'aborted' };
 
 export function readBody(req: IncomingMessage): Promise<BodyReading> {
-  // The client may have gone during the latency delay, before anyone listened for 'close'.
+  // The client may have gone already, before anyone listened for 'close'.
   if (req.destroyed) return Promise.resolve({ kind: 'aborted' });
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] === undefined) {
