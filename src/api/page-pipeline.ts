@@ -68,6 +68,13 @@ export class PagePipeline<T> {
   private sentSinceProbe = 0;
   private failure: { error: unknown } | undefined;
   private wake: (() => void) | undefined;
+  private stopped = false;
+  /**
+   * The consumer's cursor as of its last call. Answers refill the window at once, with this cursor,
+   * rather than when the consumer next asks: it may be busy writing. A stale cursor is safe here: it
+   * only decides when requests go out; whether a page may be handed out is judged in next().
+   */
+  private cursor: CursorClock = { readyAt: 0, onAnchorList: true };
 
   constructor(
     private readonly plan: PipelinePlan,
@@ -81,7 +88,19 @@ export class PagePipeline<T> {
   /** Probes sent so far (for tests). */
   probesSent = 0;
 
+  /** Sends the first window of requests, before the consumer asks for the first page. */
+  start(cursor: CursorClock): void {
+    this.cursor = cursor;
+    this.topUp(cursor);
+  }
+
+  /** No more requests: the walk has left the pipeline. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   async next(cursor: CursorClock): Promise<PipelineStep<T>> {
+    this.cursor = cursor;
     // Let responses that arrived while the consumer was busy be recorded, so the window refills now
     // rather than after every held page has been written.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -126,6 +145,7 @@ export class PagePipeline<T> {
   }
 
   private topUp(cursor: CursorClock): void {
+    if (this.stopped || this.failure) return;
     const { lastPage, window, holdLimit, probeEvery } = this.plan;
     const canSend = () =>
       !this.changed && this.nextToSend <= lastPage && this.nextToSend - this.nextOut < holdLimit;
@@ -155,6 +175,7 @@ export class PagePipeline<T> {
         this.inFlight -= 1;
         sent.result = result;
         sent.completedAt = ++this.clock;
+        this.topUp(this.cursor);
         this.notify();
       },
       (error: unknown) => this.fail(error),
@@ -174,6 +195,7 @@ export class PagePipeline<T> {
         const { anchor } = this.plan;
         if (head.firstId === anchor.firstId && head.total === anchor.total) this.lastAgreed = probe;
         else this.changed = true;
+        this.topUp(this.cursor);
         this.notify();
       },
       (error: unknown) => this.fail(error),

@@ -37,6 +37,13 @@ export async function* walkPages<T extends Record<string, unknown>>(
   }
 }
 
+/** A started pipeline, the cursor clock it started at, and how to cancel what it still has in flight. */
+interface Pipelined<T> {
+  pipeline: PagePipeline<T>;
+  clock: CursorClock;
+  discard(): void;
+}
+
 class PageWalk<T extends Record<string, unknown>> {
   readonly fetcher: PageFetcher<T>;
   private written: YieldedItems<T>;
@@ -66,11 +73,15 @@ class PageWalk<T extends Record<string, unknown>> {
     this.written = this.writtenRecord();
     this.cursor = { covered: (startPage - 1) * this.pageSize, total: first.meta.total };
     this.runStartMs = first.items[0] === undefined ? undefined : this.timeOf(first.items[0]);
-    if (yield* this.emit(this.judge(startPage, first))) return;
-    if (this.concurrency > 1 && this.remainingPages(2).length > 1) {
-      const anchor = startPage === 1 ? this.headOf(first) : await this.probe();
-      this.cursor = { covered: coveredAt(this.cursor, anchor.total), total: anchor.total };
-      if (yield* this.pipelined(anchor)) return;
+    const { batch, stop } = this.take(this.judge(startPage, first));
+    // The next pages go out before this one is handed over: writing it overlaps their latency.
+    const pipelined = stop ? undefined : await this.startPipeline(startPage, first);
+    try {
+      yield* this.handOut(batch);
+      if (stop) return;
+      if (pipelined && (yield* this.pipelined(pipelined))) return;
+    } finally {
+      pipelined?.discard();
     }
     yield* this.sequential();
   }
@@ -81,11 +92,14 @@ class PageWalk<T extends Record<string, unknown>> {
     return planRound(this.cursor, this.pageSize, width, remaining).pages;
   }
 
-  /** True when the run is over; false when the rest must be read one page at a time. */
-  private async *pipelined(anchor: Head): AsyncGenerator<T[], boolean> {
+  /** A pipeline with its first window of requests sent, when more than one page is left to read. */
+  private async startPipeline(startPage: number, first: PageResult<T>): Promise<Pipelined<T> | undefined> {
+    if (this.concurrency <= 1 || this.remainingPages(2).length <= 1) return undefined;
+    const anchor = startPage === 1 ? this.headOf(first) : await this.probe();
+    this.cursor = { covered: coveredAt(this.cursor, anchor.total), total: anchor.total };
     const pages = this.remainingPages(Number.POSITIVE_INFINITY);
     const [firstPage, lastPage] = [pages[0], pages[pages.length - 1]];
-    if (firstPage === undefined || lastPage === undefined) return true;
+    if (firstPage === undefined || lastPage === undefined) return undefined;
     const round = this.fetcher.openRound();
     const probeEvery = Math.max(MIN_PROBE_EVERY, 2 * this.concurrency);
     const plan = {
@@ -98,22 +112,32 @@ class PageWalk<T extends Record<string, unknown>> {
       async () => this.headOf(await round.fetch(1, PROBE_LIMIT)),
     );
     // Page 1 or the start probe was read before any pipelined page was sent.
-    let clock: CursorClock = { readyAt: 0, onAnchorList: true };
-    try {
-      for (;;) {
-        const step = await pipeline.next(clock);
-        if (step.kind === 'end') return false;
-        if (step.kind === 'changed') return false; // a list that changed once will likely change again
-        const verdict = this.judge(step.page, step.result);
-        if (!verdict.accepted) {
-          this.cursor = verdict.cursor;
-          return false;
-        }
-        if (yield* this.emit(verdict)) return true;
-        clock = { readyAt: step.readyAt, onAnchorList: step.kind === 'confirmed' };
+    const clock: CursorClock = { readyAt: 0, onAnchorList: true };
+    pipeline.start(clock);
+    return {
+      pipeline,
+      clock,
+      discard: () => {
+        pipeline.stop();
+        round.discard();
+      },
+    };
+  }
+
+  /** True when the run is over; false when the rest must be read one page at a time. */
+  private async *pipelined({ pipeline, clock: startClock }: Pipelined<T>): AsyncGenerator<T[], boolean> {
+    let clock = startClock;
+    for (;;) {
+      const step = await pipeline.next(clock);
+      if (step.kind === 'end') return false;
+      if (step.kind === 'changed') return false; // a list that changed once will likely change again
+      const verdict = this.judge(step.page, step.result);
+      if (!verdict.accepted) {
+        this.cursor = verdict.cursor;
+        return false;
       }
-    } finally {
-      round.discard();
+      if (yield* this.emit(verdict)) return true;
+      clock = { readyAt: step.readyAt, onAnchorList: step.kind === 'confirmed' };
     }
   }
 
@@ -139,6 +163,13 @@ class PageWalk<T extends Record<string, unknown>> {
 
   /** Yields the verdict's items up to `since` or `maxItems`; true when the run ends with them. */
   private *emit(verdict: PageVerdict<T>): Generator<T[], boolean> {
+    const { batch, stop } = this.take(verdict);
+    yield* this.handOut(batch);
+    return stop;
+  }
+
+  /** The verdict's items to write, counted as written; `stop` when the run ends with them. */
+  private take(verdict: PageVerdict<T>): { batch: T[]; stop: boolean } {
     this.cursor = verdict.cursor;
     let stop = verdict.done;
     const batch: T[] = [];
@@ -155,13 +186,16 @@ class PageWalk<T extends Record<string, unknown>> {
         break;
       }
     }
+    this.progress.itemsYielded += batch.length;
+    return { batch, stop };
+  }
+
+  private *handOut(batch: T[]): Generator<T[]> {
     if (batch.length > 0) {
-      this.progress.itemsYielded += batch.length;
       yield batch;
       this.fetcher.throwIfAborted();
     }
     this.options.onProgress?.({ ...this.progress });
-    return stop;
   }
 
   private judge(page: number, result: PageResult<T> | undefined): PageVerdict<T> {

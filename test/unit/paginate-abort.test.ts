@@ -110,19 +110,28 @@ describe('paginate backpressure', () => {
   // Pages held for a probe plus pages in flight: one probe interval (16) and two windows (2 x 4).
   const HOLD_LIMIT = 16 + 2 * 4;
 
-  it('requests nothing beyond the first page until the consumer asks for more', async () => {
+  it('reads ahead while the consumer holds the first page, up to the hold limit and no further', async () => {
     const server = new FakeServer(new FakeList(500));
     server.autoRespond = () => {};
     const iterator = paginate(server.fetchPage, { limit: 10, concurrency: 4 })[Symbol.asyncIterator]();
-    await iterator.next();
+    await iterator.next(); // the first item of page 1; the consumer asks for nothing more
     await flush();
-    expect(server.calls).toHaveLength(1);
-    for (let index = 0; index < 10; index += 1) await iterator.next(); // first item of page 2
-    await flush();
-    // Pages 2-5 went out together; once they were in, the window moved on to 6-9, and no further.
-    const pages = Array.from({ length: 9 }, (_, index) => `${index + 1}:10`);
+    // The window went out with page 1's answer and refilled with every answer after it, until the
+    // pages waiting for the consumer reached the hold limit.
+    const pages = Array.from({ length: 1 + HOLD_LIMIT }, (_, index) => `${index + 1}:10`);
     expect(server.dataRequests()).toEqual(pages);
     await iterator.return?.();
+  });
+
+  it('sends nothing past page 1 when page 1 alone ends the run', async () => {
+    const server = new FakeServer(new FakeList(500));
+    server.autoRespond = () => {};
+    const items = [];
+    for await (const item of paginate(server.fetchPage, { limit: 10, concurrency: 4, maxItems: 10 })) {
+      items.push(item);
+    }
+    expect(items).toHaveLength(10);
+    expect(server.calls.map((call) => `${call.page}:${call.limit}`)).toEqual(['1:10']);
   });
 
   it('holds at most one probe interval and two windows of pages ahead of a slow consumer', async () => {
