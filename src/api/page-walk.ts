@@ -174,12 +174,13 @@ class PageWalk<T extends Record<string, unknown>> {
     let stop = verdict.done;
     const batch: T[] = [];
     for (const item of verdict.fresh) {
-      if (this.savedDuringRun(item)) continue;
-      if (this.isTooOld(item)) {
+      const ms = this.timeOf(item);
+      if (this.savedDuringRun(ms)) continue;
+      if (this.isTooOld(ms)) {
         stop = true;
         break;
       }
-      this.written.add(item);
+      this.written.add(item, ms);
       batch.push(item);
       if (this.progress.itemsYielded + batch.length >= this.maxItems) {
         stop = true;
@@ -245,9 +246,8 @@ class PageWalk<T extends Record<string, unknown>> {
     return undefined;
   }
 
-  /** Items without a readable timestamp are kept: we cannot show they are older. */
-  private isTooOld(item: T): boolean {
-    const ms = this.timeOf(item);
+  /** `ms` is the item's time (timeOf); items without one are kept: we cannot show they are older. */
+  private isTooOld(ms: number | undefined): boolean {
     return this.options.since !== undefined && ms !== undefined && ms <= this.options.since.getTime();
   }
 
@@ -257,8 +257,7 @@ class PageWalk<T extends Record<string, unknown>> {
    * order and makes an export the list as it was at the start, minus what was deleted meanwhile.
    * Without a timeField this cannot be told, and such items may be written, possibly out of order.
    */
-  private savedDuringRun(item: T): boolean {
-    const ms = this.timeOf(item);
+  private savedDuringRun(ms: number | undefined): boolean {
     return this.runStartMs !== undefined && ms !== undefined && ms > this.runStartMs;
   }
 

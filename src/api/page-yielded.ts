@@ -40,11 +40,10 @@ export class YieldedItems<T> {
     return ms !== undefined && ms >= this.forgottenFloorMs;
   }
 
-  /** Records an item just written. */
-  add(item: T): void {
+  /** Records an item just written; `ms` is its time, when the caller has read it already. */
+  add(item: T, ms: number | undefined = this.timeOf(item)): void {
     const id = this.idOf(item);
     if (id === undefined || this.ids.has(id)) return;
-    const ms = this.timeOf(item);
     this.ids.add(id);
     this.recent.push({ id, ms });
     this.forgetOlderThan(ms);
