@@ -6,6 +6,20 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 const args = process.argv.slice(2);
+
+// Scripts call `leadctl --version` to check what is installed: answer it here, before loading dist/,
+// and with a plain write, before Node sets up a stream for stdout (dist/cli.js answers it the same way
+// for a program that calls main() itself).
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync, writeSync } = await import('node:fs');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  try {
+    writeSync(1, `${version}\n`);
+  } catch {
+    // stdout closed by its reader (EPIPE): nothing more to say.
+  }
+  process.exit(0);
+}
 const printsOnly =
   args.some((arg) => ['--version', '-V', '--help', '-h'].includes(arg)) || args[0] === 'help';
 if (!printsOnly) {

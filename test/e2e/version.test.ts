@@ -1,0 +1,34 @@
+// `leadctl --version`, which the launcher answers before loading dist/.
+import { readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+describe('leadctl --version', () => {
+  it.each(['--version', '-V'])('%s prints the package version alone on stdout', async (flag) => {
+    const { exitCode, stdout, stderr } = await runCli([flag]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(`${version}\n`);
+    expect(stderr).toBe('');
+  });
+
+  it('ends quietly with exit 0 when stdout is closed', async () => {
+    const result = await execa('sh', ['-c', `node "${BIN}" --version >&-`], { reject: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
+  it('matches what the built CLI itself reports', async () => {
+    const { main } = (await import('../../dist/cli.js')) as {
+      main(argv: string[], io: unknown): Promise<number>;
+    };
+    let written = '';
+    const stdout = { write: (text: string) => (written += text), on: () => stdout };
+    await main(['--version'], { stdout, stderr: stdout, stdin: process.stdin, env: {} });
+    expect(written).toBe(`${version}\n`);
+  });
+});
