@@ -84,16 +84,19 @@ export const undiciCorePlugin = {
 //   none of. Loaded lazily instead, on first use.
 const STAND_INS = [
   {
+    dependency: 'undici',
     importer: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     path: './client-h2.js',
     contents: unused('undici HTTP/2 (allowH2)'),
   },
   {
+    dependency: 'undici',
     importer: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/,
     path: '../web/fetch/body.js',
     contents: unused('undici FormData request bodies'),
   },
   {
+    dependency: 'commander',
     importer: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
     path: 'node:child_process',
     contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });`,
@@ -107,29 +110,34 @@ function unused(feature) {
 });`;
 }
 
-export const standInsPlugin = {
-  name: 'stand-ins',
-  setup(build) {
-    const seen = new Set();
-    for (const [index, standIn] of STAND_INS.entries()) {
-      const filter = new RegExp(`^${standIn.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
-      build.onResolve({ filter }, (args) => {
-        if (!standIn.importer.test(args.importer)) return undefined;
-        seen.add(index);
-        return { path: `stand-in-${index}`, namespace: 'leadctl-stand-in' };
-      });
-    }
-    build.onLoad({ filter: /^stand-in-\d+$/, namespace: 'leadctl-stand-in' }, (args) => ({
-      contents: STAND_INS[Number(args.path.slice('stand-in-'.length))].contents,
-      loader: 'js',
-    }));
-    // A stand-in that matched nothing means a dependency moved its code: say so rather than ship it.
-    build.onEnd((result) => {
-      if (result.errors.length > 0) return;
-      const missed = STAND_INS.filter((_, index) => !seen.has(index));
-      if (missed.length > 0) {
-        throw new Error(`build: stand-ins matched nothing: ${missed.map((s) => s.path).join(', ')}`);
+/** The stand-ins for `dependencies` (the bundled packages of this build: the library has no commander). */
+export function standInsPlugin(dependencies) {
+  const wanted = STAND_INS.filter((standIn) => dependencies.includes(standIn.dependency));
+  return {
+    name: 'stand-ins',
+    setup(build) {
+      const seen = new Set();
+      for (const standIn of wanted) {
+        const index = STAND_INS.indexOf(standIn);
+        const filter = new RegExp(`^${standIn.path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+        build.onResolve({ filter }, (args) => {
+          if (!standIn.importer.test(args.importer)) return undefined;
+          seen.add(standIn);
+          return { path: `stand-in-${index}`, namespace: 'leadctl-stand-in' };
+        });
       }
-    });
-  },
-};
+      build.onLoad({ filter: /^stand-in-\d+$/, namespace: 'leadctl-stand-in' }, (args) => ({
+        contents: STAND_INS[Number(args.path.slice('stand-in-'.length))].contents,
+        loader: 'js',
+      }));
+      // A stand-in that matched nothing means a dependency moved its code: say so rather than ship it.
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        const missed = wanted.filter((standIn) => !seen.has(standIn));
+        if (missed.length > 0) {
+          throw new Error(`build: stand-ins matched nothing: ${missed.map((s) => s.path).join(', ')}`);
+        }
+      });
+    },
+  };
+}
