@@ -1,6 +1,6 @@
 // Turns global options into a ready client: settings by precedence, the in-process sandbox for
 // --sandbox, and hooks that report attempts, waits and deprecations through the ui.
-import type { ClientHooks, LeadClient } from '../api/client.js';
+import { type ClientHooks, LeadClient } from '../api/client.js';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { createUi, type Ui } from '../ui/ui.js';
@@ -65,7 +65,6 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
     });
   }
 
-  const { LeadClient } = await import('../api/client.js');
   const client = new LeadClient({
     baseUrl,
     apiKey,
