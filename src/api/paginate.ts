@@ -26,7 +26,9 @@
 //    Probes go one at a time, each compared with A; one goes out every max(16, 2 x concurrency) page
 //    requests (about 6% more requests) and once more when the last pages wait for one. A list of one
 //    probe interval costs just that final probe. Pages wait, in order, at most one probe interval
-//    plus two windows. A probe that disagrees, or a page with another total, ends the pipeline: the
+//    plus two windows. The window goes out as soon as page 1 is judged (before it is handed out) and
+//    each answer refills it at once: when requests are sent never decides what may be handed out,
+//    which next() judges with the consumer's cursor. A probe that disagrees, or a page with another total, ends the pipeline: the
 //    confirmed pages are kept, the rest dropped, and the run goes on one page at a time.
 // 3. Items saved during the run are not owed. With a timeField, anything newer than the first item of
 //    the first snapshot is left out, so the export is the list as it was at the start minus deletions,
