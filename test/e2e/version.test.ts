@@ -23,9 +23,9 @@ describe('leadctl --version', () => {
   });
 
   it('matches what the built CLI itself reports', async () => {
-    const { main } = (await import('../../dist/cli.js')) as {
-      main(argv: string[], io: unknown): Promise<number>;
-    };
+    // A computed specifier: dist/ does not exist yet when the type check runs in a fresh clone.
+    const cli = new URL('../../dist/cli.js', import.meta.url).href;
+    const { main } = (await import(cli)) as { main(argv: string[], io: unknown): Promise<number> };
     let written = '';
     const stdout = { write: (text: string) => (written += text), on: () => stdout };
     await main(['--version'], { stdout, stderr: stdout, stdin: process.stdin, env: {} });
