@@ -19,12 +19,14 @@ export function judge(rows, { pageSize }) {
   against('version', 1.2, 'start-up: --version');
   against('help', 1.5, 'start-up: leads --help');
   against('page', 2, 'one page --json');
-  for (const kind of ['export', 'export-c1', 'curl-jq']) {
+  for (const kind of ['export', 'export-c1', 'floor', 'curl-jq']) {
     const row = find(kind);
     if (!row) continue;
     const boundMs = (Math.ceil(row.leads / pageSize) * row.latencyMs) / row.concurrency;
     const ratio = row.wallMs / boundMs;
-    const text = `${ratio.toFixed(2)}x bound ${ms(boundMs)}${kind === 'export' ? ' (goal <= 1.2x)' : ''}`;
+    // The paging alone, as the server saw it: the first request's arrival to the last answer.
+    const paging = row.spanMs === undefined ? '' : `; paging ${(row.spanMs / boundMs).toFixed(2)}x`;
+    const text = `${ratio.toFixed(2)}x bound ${ms(boundMs)}${kind === 'export' ? ' (goal <= 1.2x)' : ''}${paging}`;
     notes.set(row, { text, ok: kind === 'export' ? ratio <= 1.2 : undefined, label: kind });
   }
   const memory = rows.filter((row) => row.kind === 'memory').sort((a, b) => a.leads - b.leads);

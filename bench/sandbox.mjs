@@ -44,11 +44,12 @@ export function startServer(bundleFile, { leads, latencyMs }) {
   return nextMessage('ready').then(({ url, apiKey }) => ({
     url,
     apiKey,
-    /** Requests answered since the last call. */
-    takeRequestCount: async () => {
+    /** Requests answered since the last call, and the span from the first arrival to the last answer. */
+    takeRequests: async () => {
       const answer = nextMessage('requests');
       child.send({ type: 'requests' });
-      return (await answer).requests;
+      const { requests, spanMs } = await answer;
+      return { requests, spanMs };
     },
     close: () =>
       new Promise((resolve) => {

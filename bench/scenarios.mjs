@@ -11,6 +11,7 @@ import { summarise } from './stats.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/leadctl.js');
 const CURL_JQ = join(root, 'bench/curl-jq.sh');
+const FLOOR = join(root, 'bench/undici-floor.mjs');
 const node = process.execPath;
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -40,9 +41,9 @@ async function rounds(cases, { count, warmup = 0, server }) {
   for (let round = -warmup; round < count; round++) {
     for (const c of cases) {
       if (round >= (c.rounds ?? count)) continue;
-      await server?.takeRequestCount();
+      await server?.takeRequests();
       const result = await runChecked(c.name, c.command, c.args, { env: c.env, countOutput: c.countOutput });
-      if (server) result.requests = await server.takeRequestCount();
+      if (server) Object.assign(result, await server.takeRequests());
       if (round >= 0) runs.get(c.name).push(result);
     }
   }
@@ -112,6 +113,14 @@ export async function exportAtLatency(bundle, { leads, latencyMs, concurrency, r
         meta: { kind: 'export-c1', leads, latencyMs, concurrency: 1 },
       },
     ];
+    cases.push({
+      name: `floor: undici alone, ${concurrency} in flight, bodies dropped`,
+      command: node,
+      args: [FLOOR, server.url, server.apiKey, String(concurrency), String(Math.ceil(leads / 100))],
+      env,
+      rounds: baselineRuns,
+      meta: { kind: 'floor', leads, latencyMs, concurrency },
+    });
     if (jqAvailable()) {
       cases.push({
         name: 'baseline: shell loop, curl per page + jq @csv',

@@ -16,6 +16,7 @@ export function summarise(runs) {
     cpuMs: pick('cpuMs'),
     peakRssMb: pick('peakRssMb'),
     requests: pick('requests'),
+    spanMs: pick('spanMs'),
     records: pick('records'),
     bytes: pick('bytes'),
   };
