@@ -27,8 +27,12 @@ if (!printsOnly) {
   // optimised, on a background thread, and Node waits for that compile before it exits: 200-600 ms
   // added to every short run on a busy machine. The baseline code parses our responses fast enough.
   // (Skipped for --version and --help, which never connect: loading node:v8 costs ~5 ms.)
+  // --expose-gc: an export reaches for a full collection now and then (dist's heap.ts sets the flag
+  // then too); V8 refuses a code cache made under other flags, so set it before undici is compiled,
+  // and the cache written at the end of one run fits the next (src/startup/code-cache.ts).
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--expose-gc');
 }
 
 const { main } = await import('../dist/cli.js');

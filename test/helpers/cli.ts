@@ -1,6 +1,6 @@
 // Runs the BUILT leadctl (bin/leadctl.js -> dist/) as a user would: a real process, a clean
 // environment, a private config folder.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,9 +23,18 @@ export async function tempConfigHome(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'leadctl-test-'));
 }
 
+/** One code cache folder per test process: runs share it, as a user's do, but never the user's own. */
+const CACHE_HOME = mkdtempSync(join(tmpdir(), 'leadctl-test-cache-'));
+
 /** Only what a process needs: no LEADCTL_* or NO_COLOR leaking in from the developer's shell. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    XDG_CACHE_HOME: CACHE_HOME,
+    ...extra,
+  };
 }
 
 export function spawnCli(
