@@ -50,9 +50,17 @@ export function readBody(req: IncomingMessage): Promise<BodyReading> {
   });
 }
 
-export function writeJson(res: ServerResponse, response: ApiResponse, closeAfter = false): void {
+/**
+ * `payload` is the body already serialised, when the caller did that before waiting out its latency
+ * (serialising a page of 100 leads is part of the server's work, which the latency includes).
+ */
+export function writeJson(
+  res: ServerResponse,
+  response: ApiResponse,
+  closeAfter = false,
+  payload = JSON.stringify(response.body),
+): void {
   if (res.destroyed || res.headersSent) return;
-  const payload = JSON.stringify(response.body);
   res.writeHead(response.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),

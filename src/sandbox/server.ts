@@ -91,11 +91,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         bodyText: reading.text,
       });
     }
+    const payload = JSON.stringify(response.body);
     await untilDue();
     if (closing) return;
     record.status = response.status;
     await hook?.(record);
-    writeJson(res, response, reading.kind === 'too-large' && reading.closeAfter);
+    writeJson(res, response, reading.kind === 'too-large' && reading.closeAfter, payload);
   }
 
   const server = createServer((req, res) => {
