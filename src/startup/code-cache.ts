@@ -22,8 +22,17 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const xdg = env.XDG_CACHE_HOME;
   // The XDG spec says a relative XDG_CACHE_HOME is invalid and must be ignored.
   if (xdg && isAbsolute(xdg)) return join(xdg, 'leadctl');
-  const home = env.HOME || homedir();
+  const home = env.HOME || homeOrNone();
   return home ? join(home, '.cache', 'leadctl') : undefined;
+}
+
+/** os.homedir() throws where the user has no passwd entry: then there is simply no cache. */
+function homeOrNone(): string | undefined {
+  try {
+    return homedir();
+  } catch {
+    return undefined;
+  }
 }
 
 /** e.g. `undici-3F2A9C1B-node-v20.20.2-x64.v8cache` for `undici-3F2A9C1B.cjs`. */
