@@ -6,7 +6,7 @@
 // - undici, most of the code a request-making run loads, is one CommonJS file of its own that the CLI
 //   runs through V8's code cache (src/startup/code-cache.ts); its name carries its content hash, which
 //   also names the cache, so a new build never meets an old cache.
-// - Splitting keeps every lazily imported module (the client with undici and zod, conf, ora, cli-table3,
+// - Splitting keeps every lazily imported module (the client, conf, ora, cli-table3,
 //   the sandbox) in chunks that load only when a command's action imports them, so `--version` and
 //   `--help` evaluate the launcher, commander and the command definitions, nothing else.
 import { execFileSync } from 'node:child_process';
