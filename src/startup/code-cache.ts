@@ -6,7 +6,9 @@
 // The cache is an optimisation only: any failure to read or write it is ignored, and V8 itself checks
 // that the data fits this V8, these flags and a source of this length (a mismatch is "rejected" and the
 // script compiles as usual). The file name carries the bundle's content hash, this Node and this CPU,
-// so a different build never meets another's cache.
+// so a different build never meets another's cache. bin/leadctl.js sets the V8 flags of every run that
+// loads this before it loads; a program that calls dist/cli.js main() itself sets none, so its caches
+// and the launcher's would replace each other: still correct, only written again.
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
