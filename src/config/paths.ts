@@ -1,15 +1,27 @@
-// Where the config lives. The documented path holds on every OS (macOS included), so we do not use
-// conf's env-paths default (~/Library/Preferences/...).
+// Where leadctl keeps its files: the config, and the code cache (src/startup/code-cache.ts). The
+// documented XDG paths hold on every OS (macOS included), so we do not use conf's env-paths default
+// (~/Library/Preferences/...).
 import os from 'node:os';
 import path from 'node:path';
 
-/** `$XDG_CONFIG_HOME/leadctl`, else `~/.config/leadctl`. HOME from `env` wins over os.homedir(). */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+/**
+ * `$<variable>/leadctl`, else `~/<fallback>/leadctl`. The XDG spec says a relative value is invalid and
+ * must be ignored. HOME from `env` wins over os.homedir().
+ */
+export function xdgLeadctlDir(
+  env: NodeJS.ProcessEnv,
+  variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME',
+  fallback: '.config' | '.cache',
+): string {
+  const xdg = env[variable];
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
   const home = env.HOME || os.homedir();
-  return path.join(home, '.config', 'leadctl');
+  return path.join(home, fallback, 'leadctl');
+}
+
+/** `$XDG_CONFIG_HOME/leadctl`, else `~/.config/leadctl`. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  return xdgLeadctlDir(env, 'XDG_CONFIG_HOME', '.config');
 }
 
 export function configFile(env: NodeJS.ProcessEnv): string {

@@ -11,28 +11,22 @@
 // and the launcher's would replace each other: still correct, only written again.
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { xdgLeadctlDir } from '../config/paths.js';
 
 const CACHE_SUFFIX = '.v8cache';
 
 /** `$XDG_CACHE_HOME/leadctl`, else `~/.cache/leadctl`; none when LEADCTL_NO_CODE_CACHE=1. */
 export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env.LEADCTL_NO_CODE_CACHE === '1') return undefined;
-  const xdg = env.XDG_CACHE_HOME;
-  // The XDG spec says a relative XDG_CACHE_HOME is invalid and must be ignored.
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'leadctl');
-  const home = env.HOME || homeOrNone();
-  return home ? join(home, '.cache', 'leadctl') : undefined;
-}
-
-/** os.homedir() throws where the user has no passwd entry: then there is simply no cache. */
-function homeOrNone(): string | undefined {
   try {
-    return homedir();
+    const dir = xdgLeadctlDir(env, 'XDG_CACHE_HOME', '.cache');
+    // Without a home folder the path would be relative, a cache in whatever folder the user is in.
+    return isAbsolute(dir) ? dir : undefined;
   } catch {
+    // os.homedir() throws where the user has no passwd entry: then there is simply no cache.
     return undefined;
   }
 }

@@ -24,3 +24,9 @@ describe('codeCacheName', () => {
     );
   });
 });
+
+describe('codeCacheDir without a home folder', () => {
+  it('is none rather than a folder relative to wherever the user is', () => {
+    expect(codeCacheDir({ HOME: 'relative/home' })).toBeUndefined();
+  });
+});
