@@ -1,7 +1,7 @@
 // Loads a CommonJS bundle through V8's code cache, kept in the user's cache folder: Node 20 has no
 // compile cache for modules (Node 22's module.enableCompileCache), so every run would parse undici
 // again and compile each function it calls on first use. With the cache a request-making run starts
-// ~10 ms sooner (README, Performance).
+// 5-18 ms sooner on this machine (README, Performance).
 //
 // The cache is an optimisation only: any failure to read or write it is ignored, and V8 itself checks
 // that the data fits this V8, these flags and a source of this length (a mismatch is "rejected" and the
