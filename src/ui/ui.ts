@@ -3,7 +3,7 @@
 import type { Ora } from 'ora';
 
 export interface UiOptions {
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   quiet: boolean;
   verbose: boolean;
   color: boolean;
@@ -30,7 +30,9 @@ export interface Ui {
 
 export async function createUi(options: UiOptions): Promise<Ui> {
   const { stderr, quiet, verbose, color } = options;
-  const interactive = Boolean(stderr.isTTY) && !quiet;
+  // A terminal that reports no width (some ptys without a size, serial consoles) gets no spinner:
+  // ora divides by the width to know how many lines to clear, and with 0 it clears forever.
+  const interactive = Boolean(stderr.isTTY) && (stderr.columns ?? 0) > 0 && !quiet;
   // ora costs ~100 ms to import: only load it when a spinner can actually be seen.
   const ora = interactive ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;

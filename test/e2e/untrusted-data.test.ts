@@ -46,6 +46,21 @@ describe('table on a terminal', () => {
     expect(screen).not.toMatch(/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f]/);
   });
 
+  it('a terminal that reports no width gets results, not a progress line that clears forever', async () => {
+    const quoted = [BIN, 'search', 'plumber', '-l', 'Austin', '--no-color', ...auth()]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const r = await execa('script', ['-qec', `stty cols 0; node ${quoted}`, '/dev/null'], {
+      reject: false,
+      timeout: 15_000,
+      env: { XDG_CONFIG_HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color' },
+    });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/\d+ results for "plumber" near Austin\./);
+    expect(String(r.stdout).length).toBeLessThan(100_000);
+  });
+
   it('fits the terminal width', async () => {
     const screen = await onTerminal(['leads', '--no-color', '-q', ...auth()], 72);
     for (const line of screen.split(/\r?\n/)) expect([...line].length).toBeLessThanOrEqual(72);
