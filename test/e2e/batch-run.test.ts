@@ -160,15 +160,27 @@ describe('batch searches', () => {
     const file = await setUp();
     let inFlight = 0;
     let most = 0;
-    (sandbox as SandboxHandle).onRequest(async () => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      inFlight -= 1;
-    });
+    // The first searches are held until `gate` of them are in flight (then everything goes on), so
+    // overlap does not depend on timing: with fewer in flight than that the run would stall.
+    const holdUntil = (gate: number) => {
+      const held: (() => void)[] = [];
+      (sandbox as SandboxHandle).onRequest(async () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        if (held.length < gate) {
+          const released = new Promise<void>((resolve) => held.push(resolve));
+          if (held.length === gate) for (const release of held) release();
+          await released;
+        }
+        await new Promise((resolve) => setImmediate(resolve)); // a chance for one more to arrive
+        inFlight -= 1;
+      });
+    };
+    holdUntil(3);
     const parallel = await run(['--input', file, '--csv', '--concurrency', '3']);
     expect(most).toBe(3);
     most = 0;
+    holdUntil(1);
     const serial = await run(['--input', file, '--csv', '--concurrency', '1']);
     expect(most).toBe(1);
     expect(parallel.exitCode).toBe(0);

@@ -59,11 +59,18 @@ describe('chaos', () => {
     expect(sandbox.requests[0]).toMatchObject({ path: '/api/v1/leads', status: 0 });
   });
 
-  it('latencyMs delays every answer', async () => {
-    const sandbox = await start({ latencyMs: 60 });
-    const started = performance.now();
-    expect((await get(sandbox, '/api/v1/leads?limit=1')).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+  it('latencyMs delays every answer: a slow sandbox answers after a quick one asked later', async () => {
+    const [slow, quick] = [await start({ latencyMs: 60_000 }), await start()];
+    let slowAnswered = false;
+    const pending = get(slow, '/api/v1/leads?limit=1').then(
+      () => (slowAnswered = true),
+      () => {}, // close() ends it at the end of the test
+    );
+    await expect.poll(() => slow.requests.length).toBe(1);
+    expect((await get(quick, '/api/v1/leads?limit=1')).status).toBe(200);
+    expect(slowAnswered).toBe(false);
+    await slow.close();
+    await pending;
   });
 });
 
@@ -155,12 +162,10 @@ describe('leads saved or removed mid-run', () => {
     });
   });
 
-  it('serves 200,000 leads without generating them up front', async () => {
-    const started = performance.now();
-    const sandbox = await start({ leads: 200_000 });
-    expect(performance.now() - started).toBeLessThan(500);
-    const last = (await get(sandbox, '/api/v1/leads?limit=100&page=2000')).json;
-    expect(last.meta).toEqual({ page: 2000, limit: 100, total: 200_000, totalPages: 2000 });
+  it('serves a billion leads without generating them up front (made up front, they would not fit in memory)', async () => {
+    const sandbox = await start({ leads: 1_000_000_000 });
+    const last = (await get(sandbox, '/api/v1/leads?limit=100&page=10000000')).json;
+    expect(last.meta).toEqual({ page: 10_000_000, limit: 100, total: 1_000_000_000, totalPages: 10_000_000 });
     expect(last.leads).toHaveLength(100);
   });
 });
@@ -208,10 +213,9 @@ describe('close()', () => {
     const sandbox = await start({ latencyMs: 60_000 });
     const pending = get(sandbox, '/api/v1/leads');
     await expect.poll(() => sandbox.requests.length).toBe(1);
-    const started = performance.now();
+    // Waiting for the answer would take a minute, far past the test's time-out.
     await sandbox.close();
     await expect(pending).rejects.toThrow();
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('answers a malformed HTTP request with 400 and closes that connection', async () => {
