@@ -137,32 +137,6 @@ const STAND_INS = [
     contents: unused('undici FormData request bodies'),
   },
   {
-    // undici only calls assert(condition): Node's assert module (with its AssertionError machinery)
-    // costs ~1 ms to load. This throws the same code, ERR_ASSERTION, when an invariant breaks.
-    dependency: 'undici',
-    importer: /node_modules[\\/]undici[\\/]lib[\\/].*\.js$/,
-    path: 'node:assert',
-    contents: `module.exports = function assert(value, message) {
-  if (value) return;
-  const error = new Error(message ?? 'undici internal assertion failed');
-  error.code = 'ERR_ASSERTION';
-  throw error;
-};`,
-  },
-  {
-    // node:http (~1.5 ms to load) is read by undici for two things: IncomingMessage, to unlink the
-    // socket of an IncomingMessage used as a request body (leadctl sends strings, so that check is
-    // false either way), and http.maxHeaderSize, the default limit on response headers: Node's
-    // default, 16 KiB, here (Node's --max-http-header-size flag no longer reaches leadctl).
-    dependency: 'undici',
-    importer: /node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/,
-    path: 'node:http',
-    contents: `module.exports = {
-  maxHeaderSize: 16 * 1024,
-  IncomingMessage: class IncomingMessageStandIn {},
-};`,
-  },
-  {
     dependency: 'commander',
     importer: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
     path: 'node:child_process',

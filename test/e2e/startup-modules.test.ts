@@ -47,10 +47,10 @@ async function loadedBy(args: string[]): Promise<string[]> {
 }
 
 describe('modules loaded at start-up', () => {
-  it('a one-page request loads no node:http, HTTP/2, TLS, crypto, assert or child processes', async () => {
+  it('a one-page request loads no HTTP/2, TLS, crypto or child processes', async () => {
     const loaded = await loadedBy(['leads', '--json']);
     expect(loaded).toContain('net'); // the recorder works: a request needs sockets
-    for (const heavy of ['http', 'http2', 'tls', 'crypto', 'assert', 'child_process', 'perf_hooks']) {
+    for (const heavy of ['http2', 'tls', 'crypto', 'child_process', 'perf_hooks']) {
       expect(loaded, heavy).not.toContain(heavy);
     }
   });
