@@ -1,7 +1,7 @@
 // Turns global options into a ready client: settings by precedence, the in-process sandbox for
 // --sandbox, and hooks that report attempts, waits and deprecations through the ui.
 import { type ClientHooks, LeadClient } from '../api/client.js';
-import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { VERSION } from '../version.js';
@@ -52,17 +52,9 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
   }
-  if (!baseUrl) {
-    throw new UsageError(
-      'no API base URL is configured',
-      'set one: leadctl config set base-url <url>, export LEADCTL_BASE_URL=<url>, or pass --base-url <url>; or try leadctl with --sandbox',
-    );
-  }
-  if (!apiKey) {
-    throw new LeadError('no API key is configured', {
-      exitCode: ExitCode.auth,
-      hint: 'run: leadctl config set api-key (or export LEADCTL_API_KEY)',
-    });
+  if (!baseUrl || !apiKey) {
+    await closeSandbox();
+    throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey });
   }
 
   const client = new LeadClient({
