@@ -18,6 +18,14 @@ _leadctl_subcommand() {
     'leadctl config:list') echo list ;;
     'leadctl config:path') echo path ;;
     'leadctl config:help') echo help ;;
+    'leadctl help:environment') echo environment ;;
+    'leadctl help:exit-codes') echo exit-codes ;;
+    'leadctl help:leads') echo leads ;;
+    'leadctl help:history') echo history ;;
+    'leadctl help:search') echo search ;;
+    'leadctl help:config') echo config ;;
+    'leadctl help:completion') echo completion ;;
+    'leadctl help:sandbox') echo sandbox ;;
     *) return 1 ;;
   esac
 }
@@ -27,6 +35,7 @@ _leadctl_subcommands() {
   case "$1:$2" in
     'leadctl:') printf '%s\n' leads history search config completion sandbox help ;;
     'leadctl config:') printf '%s\n' set get unset list path help ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox ;;
     *) return 1 ;;
   esac
 }
@@ -48,6 +57,14 @@ _leadctl_options() {
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
 }
@@ -118,7 +135,6 @@ _leadctl_argument_choices() {
     'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
     'leadctl config help:0') printf '%s\n' set get unset list path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;
-    'leadctl help:0') printf '%s\n' leads history search config completion sandbox ;;
     *) return 1 ;;
   esac
 }

@@ -5,6 +5,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
 import { examples } from './commands/help-text.js';
+import { registerHelp, TOPICS_POINTER } from './commands/help-topics.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -47,6 +48,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
     .option('--no-color', 'no colour on stderr or in tables');
 
+  program.addHelpText('after', TOPICS_POINTER);
   program.addHelpText(
     'after',
     examples([
@@ -67,5 +69,6 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
+  registerHelp(program, contextFor);
   return program;
 }
