@@ -16,6 +16,8 @@ export interface CompletionOption {
   choices: string[];
   /** The value is a path (`<file>`): the shell should offer files. */
   completesFiles: boolean;
+  /** The value names a stored profile (`--profile <name>`): the shell asks leadctl for the names. */
+  completesProfiles?: true;
 }
 
 export interface CompletionArgument {
@@ -23,6 +25,8 @@ export interface CompletionArgument {
   required: boolean;
   variadic: boolean;
   choices: string[];
+  /** The argument names a stored profile (`<profile>`). */
+  completesProfiles?: true;
 }
 
 export interface CompletionCommand {
@@ -102,6 +106,7 @@ function completionOption(option: Option): CompletionOption {
     valueName,
     choices: option.argChoices ? [...option.argChoices] : [],
     completesFiles: takesValue && !option.argChoices && FILE_VALUE_NAMES.test(valueName),
+    ...(takesValue && option.long === '--profile' ? { completesProfiles: true as const } : {}),
   };
 }
 
@@ -111,6 +116,7 @@ function completionArgument(argument: Argument): CompletionArgument {
     required: argument.required,
     variadic: argument.variadic,
     choices: argument.argChoices ? [...argument.argChoices] : [],
+    ...(argument.name() === 'profile' ? { completesProfiles: true as const } : {}),
   };
 }
 
