@@ -11,6 +11,7 @@ _leadctl_subcommand() {
     'leadctl:config') echo config ;;
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
+    'leadctl:auth') echo auth ;;
     'leadctl:help') echo help ;;
     'leadctl config:set') echo set ;;
     'leadctl config:get') echo get ;;
@@ -20,6 +21,8 @@ _leadctl_subcommand() {
     'leadctl config:remove-profile') echo remove-profile ;;
     'leadctl config:path') echo path ;;
     'leadctl config:help') echo help ;;
+    'leadctl auth:status') echo status ;;
+    'leadctl auth:help') echo help ;;
     'leadctl help:environment') echo environment ;;
     'leadctl help:exit-codes') echo exit-codes ;;
     'leadctl help:leads') echo leads ;;
@@ -28,6 +31,7 @@ _leadctl_subcommand() {
     'leadctl help:config') echo config ;;
     'leadctl help:completion') echo completion ;;
     'leadctl help:sandbox') echo sandbox ;;
+    'leadctl help:auth') echo auth ;;
     *) return 1 ;;
   esac
 }
@@ -35,9 +39,10 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:${2-}" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
-    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox ;;
+    'leadctl auth:') printf '%s\n' status help ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth ;;
     *) return 1 ;;
   esac
 }
@@ -60,6 +65,9 @@ _leadctl_options() {
     'leadctl config help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
+    'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -69,6 +77,7 @@ _leadctl_options() {
     'leadctl help config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
 }
@@ -140,6 +149,7 @@ _leadctl_argument_choices() {
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;
+    'leadctl auth help:0') printf '%s\n' status ;;
     *) return 1 ;;
   esac
 }

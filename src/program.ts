@@ -1,6 +1,7 @@
 // Builds the commander program: the global options of cli.md and one registration per command.
 // Command definitions import only commander; each action loads its heavy module when it runs.
 import { Command } from 'commander';
+import { registerAuth } from './commands/auth.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
@@ -69,6 +70,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
+  registerAuth(program, contextFor);
   registerHelp(program, contextFor);
   return program;
 }
