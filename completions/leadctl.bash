@@ -12,6 +12,7 @@ _leadctl_subcommand() {
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
     'leadctl:auth') echo auth ;;
+    'leadctl:api') echo api ;;
     'leadctl:help') echo help ;;
     'leadctl config:set') echo set ;;
     'leadctl config:get') echo get ;;
@@ -32,6 +33,7 @@ _leadctl_subcommand() {
     'leadctl help:completion') echo completion ;;
     'leadctl help:sandbox') echo sandbox ;;
     'leadctl help:auth') echo auth ;;
+    'leadctl help:api') echo api ;;
     *) return 1 ;;
   esac
 }
@@ -39,10 +41,10 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:${2-}" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox auth help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth api help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
     'leadctl auth:') printf '%s\n' status help ;;
-    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth api ;;
     *) return 1 ;;
   esac
 }
@@ -68,6 +70,7 @@ _leadctl_options() {
     'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -78,6 +81,7 @@ _leadctl_options() {
     'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
 }
@@ -127,6 +131,9 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--seed') echo any ;;
     'leadctl sandbox:--daily-limit') echo any ;;
     'leadctl sandbox:--live-search-limit') echo any ;;
+    'leadctl api:-X'|'leadctl api:--method') echo any ;;
+    'leadctl api:-F'|'leadctl api:--field') echo any ;;
+    'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;
     *) return 1 ;;
   esac
 }

@@ -1,6 +1,7 @@
 // Builds the commander program: the global options of cli.md and one registration per command.
 // Command definitions import only commander; each action loads its heavy module when it runs.
 import { Command } from 'commander';
+import { registerApi } from './commands/api.js';
 import { registerAuth } from './commands/auth.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
@@ -71,6 +72,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
   registerAuth(program, contextFor);
+  registerApi(program, contextFor);
   registerHelp(program, contextFor);
   return program;
 }
