@@ -4,7 +4,7 @@
 import { AuthError, ForbiddenError, LeadError, NetworkError, ServerError } from '../api/errors.js';
 import { maskApiKey } from '../config/mask.js';
 import type { CommandContext } from './context.js';
-import { connect, resolveTarget, type Source, type Target } from './session.js';
+import { connect, resolveTarget, type Session, type Source, type Target } from './session.js';
 
 export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   const target = await resolveTarget(ctx);
@@ -22,7 +22,7 @@ export async function runAuthStatus(ctx: CommandContext): Promise<void> {
       : 'not set',
   );
 
-  let session: ReturnType<typeof connect>;
+  let session: Session;
   try {
     session = connect(target);
   } catch (error) {
