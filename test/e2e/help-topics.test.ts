@@ -89,6 +89,12 @@ describe('help topics', () => {
     expect(stdout).toMatch(/^Usage: leadctl config set /);
   });
 
+  it('a group’s own help command (leadctl config help set) exits 0 too', async () => {
+    const { exitCode, stdout } = await runCli(['config', 'help', 'set']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^Usage: leadctl config set /);
+  });
+
   it('leadctl help <unknown> is exit 2 and lists the topics', async () => {
     const { exitCode, stdout, stderr } = await runCli(['help', 'enviroment']);
     expect(exitCode).toBe(2);
