@@ -4,36 +4,54 @@
 
 # The canonical name of the subcommand that word $2 names under command path $1 (aliases resolved).
 _leadctl_subcommand() {
-  case "$1:$2" in
+  case "$1:${2-}" in
     'leadctl:leads') echo leads ;;
     'leadctl:history') echo history ;;
     'leadctl:search') echo search ;;
     'leadctl:config') echo config ;;
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
+    'leadctl:auth') echo auth ;;
+    'leadctl:api') echo api ;;
     'leadctl:help') echo help ;;
     'leadctl config:set') echo set ;;
     'leadctl config:get') echo get ;;
     'leadctl config:unset') echo unset ;;
     'leadctl config:list') echo list ;;
+    'leadctl config:profiles') echo profiles ;;
+    'leadctl config:remove-profile') echo remove-profile ;;
     'leadctl config:path') echo path ;;
     'leadctl config:help') echo help ;;
+    'leadctl auth:status') echo status ;;
+    'leadctl auth:help') echo help ;;
+    'leadctl help:environment') echo environment ;;
+    'leadctl help:exit-codes') echo exit-codes ;;
+    'leadctl help:leads') echo leads ;;
+    'leadctl help:history') echo history ;;
+    'leadctl help:search') echo search ;;
+    'leadctl help:config') echo config ;;
+    'leadctl help:completion') echo completion ;;
+    'leadctl help:sandbox') echo sandbox ;;
+    'leadctl help:auth') echo auth ;;
+    'leadctl help:api') echo api ;;
     *) return 1 ;;
   esac
 }
 
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
-  case "$1:$2" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox help ;;
-    'leadctl config:') printf '%s\n' set get unset list path help ;;
+  case "$1:${2-}" in
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth api help ;;
+    'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
+    'leadctl auth:') printf '%s\n' status help ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth api ;;
     *) return 1 ;;
   esac
 }
 
 # Every option flag that applies under command path $1 (its own and its ancestors'), one a line.
 _leadctl_options() {
-  case "$1:$2" in
+  case "$1:${2-}" in
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --no-sanitize -o --output -h --help ;;
     'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --no-sanitize -o --output -h --help ;;
@@ -43,21 +61,37 @@ _leadctl_options() {
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal -h --help ;;
     'leadctl config unset:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config list:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal --json -h --help ;;
+    'leadctl config profiles:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --json -h --help ;;
+    'leadctl config remove-profile:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -y --yes -h --help ;;
     'leadctl config path:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
+    'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
 }
 
 # What option $2 declared by command path $1 takes: "choices" and the values a line each, "files" or "any".
 _leadctl_own_option_value() {
-  case "$1:$2" in
+  case "$1:${2-}" in
     'leadctl:--api-key') echo any ;;
     'leadctl:--base-url') echo any ;;
-    'leadctl:--profile') echo any ;;
+    'leadctl:--profile') echo profiles ;;
     'leadctl:--timeout') echo any ;;
     'leadctl:--retries') echo any ;;
     'leadctl:--max-wait') echo any ;;
@@ -97,6 +131,9 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--seed') echo any ;;
     'leadctl sandbox:--daily-limit') echo any ;;
     'leadctl sandbox:--live-search-limit') echo any ;;
+    'leadctl api:-X'|'leadctl api:--method') echo any ;;
+    'leadctl api:-F'|'leadctl api:--field') echo any ;;
+    'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;
     *) return 1 ;;
   esac
 }
@@ -113,14 +150,24 @@ _leadctl_option_value() {
 
 # The choices of positional argument number $2 (from 0) under command path $1, one a line.
 _leadctl_argument_choices() {
-  case "$1:$2" in
+  case "$1:${2-}" in
     'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
     'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
-    'leadctl config help:0') printf '%s\n' set get unset list path ;;
+    'leadctl config remove-profile:0') _leadctl_profiles ;;
+    'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;
-    'leadctl help:0') printf '%s\n' leads history search config completion sandbox ;;
+    'leadctl auth help:0') printf '%s\n' status ;;
     *) return 1 ;;
   esac
+}
+
+# The stored profile names, from `config profiles` (each line: a 2-character mark, then the name).
+# Quiet and empty when leadctl fails (no config yet, a broken file).
+_leadctl_profiles() {
+  local line
+  while IFS= read -r line; do
+    printf '%s\n' "${line:2}"
+  done < <(command leadctl config profiles 2>/dev/null)
 }
 
 _leadctl() {
@@ -162,13 +209,14 @@ _leadctl() {
   if [[ -n $option ]]; then
     local -a value
     value=($(_leadctl_option_value "$path" "$option"))
-    case ${value[0]} in
+    case ${value[0]-} in
       choices) COMPREPLY=($(compgen -W "${value[*]:1}" -- "$cur")) ;;
+      profiles) COMPREPLY=($(compgen -W "$(_leadctl_profiles)" -- "$cur")) ;;
       files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
       *) COMPREPLY=() ;;
     esac
     # Without = in COMP_WORDBREAKS bash replaces the whole --format=js word: keep the --format= part.
-    if [[ ${words[last]} == --*=* && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$option=}"); fi
+    if [[ ${words[last]} == --*=* && ${COMP_WORDBREAKS-} != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$option=}"); fi
     return 0
   fi
   local candidates=''

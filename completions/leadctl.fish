@@ -15,6 +15,10 @@ function __leadctl_subcommand -a path word
             echo completion
         case 'leadctl:sandbox'
             echo sandbox
+        case 'leadctl:auth'
+            echo auth
+        case 'leadctl:api'
+            echo api
         case 'leadctl:help'
             echo help
         case 'leadctl config:set'
@@ -25,17 +29,45 @@ function __leadctl_subcommand -a path word
             echo unset
         case 'leadctl config:list'
             echo list
+        case 'leadctl config:profiles'
+            echo profiles
+        case 'leadctl config:remove-profile'
+            echo remove-profile
         case 'leadctl config:path'
             echo path
         case 'leadctl config:help'
             echo help
+        case 'leadctl auth:status'
+            echo status
+        case 'leadctl auth:help'
+            echo help
+        case 'leadctl help:environment'
+            echo environment
+        case 'leadctl help:exit-codes'
+            echo exit-codes
+        case 'leadctl help:leads'
+            echo leads
+        case 'leadctl help:history'
+            echo history
+        case 'leadctl help:search'
+            echo search
+        case 'leadctl help:config'
+            echo config
+        case 'leadctl help:completion'
+            echo completion
+        case 'leadctl help:sandbox'
+            echo sandbox
+        case 'leadctl help:auth'
+            echo auth
+        case 'leadctl help:api'
+            echo api
         case '*'
             return 1
     end
 end
 
 function __leadctl_takes_value -a path flag
-    contains -- "$path:$flag" 'leadctl:--api-key' 'leadctl:--base-url' 'leadctl:--profile' 'leadctl:--timeout' 'leadctl:--retries' 'leadctl:--max-wait' 'leadctl leads:--api-key' 'leadctl leads:--base-url' 'leadctl leads:--profile' 'leadctl leads:--timeout' 'leadctl leads:--retries' 'leadctl leads:--max-wait' 'leadctl leads:--page' 'leadctl leads:--limit' 'leadctl leads:--max-items' 'leadctl leads:--since' 'leadctl leads:--concurrency' 'leadctl leads:-f' 'leadctl leads:--format' 'leadctl leads:--fields' 'leadctl leads:-o' 'leadctl leads:--output' 'leadctl history:--api-key' 'leadctl history:--base-url' 'leadctl history:--profile' 'leadctl history:--timeout' 'leadctl history:--retries' 'leadctl history:--max-wait' 'leadctl history:--page' 'leadctl history:--limit' 'leadctl history:--max-items' 'leadctl history:--since' 'leadctl history:--concurrency' 'leadctl history:-f' 'leadctl history:--format' 'leadctl history:--fields' 'leadctl history:-o' 'leadctl history:--output' 'leadctl search:--api-key' 'leadctl search:--base-url' 'leadctl search:--profile' 'leadctl search:--timeout' 'leadctl search:--retries' 'leadctl search:--max-wait' 'leadctl search:-l' 'leadctl search:--location' 'leadctl search:-r' 'leadctl search:--radius' 'leadctl search:--input' 'leadctl search:--max-requests' 'leadctl search:--concurrency' 'leadctl search:-f' 'leadctl search:--format' 'leadctl search:--fields' 'leadctl search:-o' 'leadctl search:--output' 'leadctl config:--api-key' 'leadctl config:--base-url' 'leadctl config:--profile' 'leadctl config:--timeout' 'leadctl config:--retries' 'leadctl config:--max-wait' 'leadctl config set:--api-key' 'leadctl config set:--base-url' 'leadctl config set:--profile' 'leadctl config set:--timeout' 'leadctl config set:--retries' 'leadctl config set:--max-wait' 'leadctl config get:--api-key' 'leadctl config get:--base-url' 'leadctl config get:--profile' 'leadctl config get:--timeout' 'leadctl config get:--retries' 'leadctl config get:--max-wait' 'leadctl config unset:--api-key' 'leadctl config unset:--base-url' 'leadctl config unset:--profile' 'leadctl config unset:--timeout' 'leadctl config unset:--retries' 'leadctl config unset:--max-wait' 'leadctl config list:--api-key' 'leadctl config list:--base-url' 'leadctl config list:--profile' 'leadctl config list:--timeout' 'leadctl config list:--retries' 'leadctl config list:--max-wait' 'leadctl config path:--api-key' 'leadctl config path:--base-url' 'leadctl config path:--profile' 'leadctl config path:--timeout' 'leadctl config path:--retries' 'leadctl config path:--max-wait' 'leadctl config help:--api-key' 'leadctl config help:--base-url' 'leadctl config help:--profile' 'leadctl config help:--timeout' 'leadctl config help:--retries' 'leadctl config help:--max-wait' 'leadctl completion:--api-key' 'leadctl completion:--base-url' 'leadctl completion:--profile' 'leadctl completion:--timeout' 'leadctl completion:--retries' 'leadctl completion:--max-wait' 'leadctl sandbox:--api-key' 'leadctl sandbox:--base-url' 'leadctl sandbox:--profile' 'leadctl sandbox:--timeout' 'leadctl sandbox:--retries' 'leadctl sandbox:--max-wait' 'leadctl sandbox:--port' 'leadctl sandbox:--host' 'leadctl sandbox:--plan' 'leadctl sandbox:--variant' 'leadctl sandbox:--leads' 'leadctl sandbox:--history' 'leadctl sandbox:--latency' 'leadctl sandbox:--fail-rate' 'leadctl sandbox:--reset-rate' 'leadctl sandbox:--seed' 'leadctl sandbox:--daily-limit' 'leadctl sandbox:--live-search-limit' 'leadctl help:--api-key' 'leadctl help:--base-url' 'leadctl help:--profile' 'leadctl help:--timeout' 'leadctl help:--retries' 'leadctl help:--max-wait'
+    contains -- "$path:$flag" 'leadctl:--api-key' 'leadctl:--base-url' 'leadctl:--profile' 'leadctl:--timeout' 'leadctl:--retries' 'leadctl:--max-wait' 'leadctl leads:--api-key' 'leadctl leads:--base-url' 'leadctl leads:--profile' 'leadctl leads:--timeout' 'leadctl leads:--retries' 'leadctl leads:--max-wait' 'leadctl leads:--page' 'leadctl leads:--limit' 'leadctl leads:--max-items' 'leadctl leads:--since' 'leadctl leads:--concurrency' 'leadctl leads:-f' 'leadctl leads:--format' 'leadctl leads:--fields' 'leadctl leads:-o' 'leadctl leads:--output' 'leadctl history:--api-key' 'leadctl history:--base-url' 'leadctl history:--profile' 'leadctl history:--timeout' 'leadctl history:--retries' 'leadctl history:--max-wait' 'leadctl history:--page' 'leadctl history:--limit' 'leadctl history:--max-items' 'leadctl history:--since' 'leadctl history:--concurrency' 'leadctl history:-f' 'leadctl history:--format' 'leadctl history:--fields' 'leadctl history:-o' 'leadctl history:--output' 'leadctl search:--api-key' 'leadctl search:--base-url' 'leadctl search:--profile' 'leadctl search:--timeout' 'leadctl search:--retries' 'leadctl search:--max-wait' 'leadctl search:-l' 'leadctl search:--location' 'leadctl search:-r' 'leadctl search:--radius' 'leadctl search:--input' 'leadctl search:--max-requests' 'leadctl search:--concurrency' 'leadctl search:-f' 'leadctl search:--format' 'leadctl search:--fields' 'leadctl search:-o' 'leadctl search:--output' 'leadctl config:--api-key' 'leadctl config:--base-url' 'leadctl config:--profile' 'leadctl config:--timeout' 'leadctl config:--retries' 'leadctl config:--max-wait' 'leadctl config set:--api-key' 'leadctl config set:--base-url' 'leadctl config set:--profile' 'leadctl config set:--timeout' 'leadctl config set:--retries' 'leadctl config set:--max-wait' 'leadctl config get:--api-key' 'leadctl config get:--base-url' 'leadctl config get:--profile' 'leadctl config get:--timeout' 'leadctl config get:--retries' 'leadctl config get:--max-wait' 'leadctl config unset:--api-key' 'leadctl config unset:--base-url' 'leadctl config unset:--profile' 'leadctl config unset:--timeout' 'leadctl config unset:--retries' 'leadctl config unset:--max-wait' 'leadctl config list:--api-key' 'leadctl config list:--base-url' 'leadctl config list:--profile' 'leadctl config list:--timeout' 'leadctl config list:--retries' 'leadctl config list:--max-wait' 'leadctl config profiles:--api-key' 'leadctl config profiles:--base-url' 'leadctl config profiles:--profile' 'leadctl config profiles:--timeout' 'leadctl config profiles:--retries' 'leadctl config profiles:--max-wait' 'leadctl config remove-profile:--api-key' 'leadctl config remove-profile:--base-url' 'leadctl config remove-profile:--profile' 'leadctl config remove-profile:--timeout' 'leadctl config remove-profile:--retries' 'leadctl config remove-profile:--max-wait' 'leadctl config path:--api-key' 'leadctl config path:--base-url' 'leadctl config path:--profile' 'leadctl config path:--timeout' 'leadctl config path:--retries' 'leadctl config path:--max-wait' 'leadctl config help:--api-key' 'leadctl config help:--base-url' 'leadctl config help:--profile' 'leadctl config help:--timeout' 'leadctl config help:--retries' 'leadctl config help:--max-wait' 'leadctl completion:--api-key' 'leadctl completion:--base-url' 'leadctl completion:--profile' 'leadctl completion:--timeout' 'leadctl completion:--retries' 'leadctl completion:--max-wait' 'leadctl sandbox:--api-key' 'leadctl sandbox:--base-url' 'leadctl sandbox:--profile' 'leadctl sandbox:--timeout' 'leadctl sandbox:--retries' 'leadctl sandbox:--max-wait' 'leadctl sandbox:--port' 'leadctl sandbox:--host' 'leadctl sandbox:--plan' 'leadctl sandbox:--variant' 'leadctl sandbox:--leads' 'leadctl sandbox:--history' 'leadctl sandbox:--latency' 'leadctl sandbox:--fail-rate' 'leadctl sandbox:--reset-rate' 'leadctl sandbox:--seed' 'leadctl sandbox:--daily-limit' 'leadctl sandbox:--live-search-limit' 'leadctl auth:--api-key' 'leadctl auth:--base-url' 'leadctl auth:--profile' 'leadctl auth:--timeout' 'leadctl auth:--retries' 'leadctl auth:--max-wait' 'leadctl auth status:--api-key' 'leadctl auth status:--base-url' 'leadctl auth status:--profile' 'leadctl auth status:--timeout' 'leadctl auth status:--retries' 'leadctl auth status:--max-wait' 'leadctl auth help:--api-key' 'leadctl auth help:--base-url' 'leadctl auth help:--profile' 'leadctl auth help:--timeout' 'leadctl auth help:--retries' 'leadctl auth help:--max-wait' 'leadctl api:--api-key' 'leadctl api:--base-url' 'leadctl api:--profile' 'leadctl api:--timeout' 'leadctl api:--retries' 'leadctl api:--max-wait' 'leadctl api:-X' 'leadctl api:--method' 'leadctl api:-F' 'leadctl api:--field' 'leadctl api:-f' 'leadctl api:--raw-field' 'leadctl help:--api-key' 'leadctl help:--base-url' 'leadctl help:--profile' 'leadctl help:--timeout' 'leadctl help:--retries' 'leadctl help:--max-wait' 'leadctl help environment:--api-key' 'leadctl help environment:--base-url' 'leadctl help environment:--profile' 'leadctl help environment:--timeout' 'leadctl help environment:--retries' 'leadctl help environment:--max-wait' 'leadctl help exit-codes:--api-key' 'leadctl help exit-codes:--base-url' 'leadctl help exit-codes:--profile' 'leadctl help exit-codes:--timeout' 'leadctl help exit-codes:--retries' 'leadctl help exit-codes:--max-wait' 'leadctl help leads:--api-key' 'leadctl help leads:--base-url' 'leadctl help leads:--profile' 'leadctl help leads:--timeout' 'leadctl help leads:--retries' 'leadctl help leads:--max-wait' 'leadctl help history:--api-key' 'leadctl help history:--base-url' 'leadctl help history:--profile' 'leadctl help history:--timeout' 'leadctl help history:--retries' 'leadctl help history:--max-wait' 'leadctl help search:--api-key' 'leadctl help search:--base-url' 'leadctl help search:--profile' 'leadctl help search:--timeout' 'leadctl help search:--retries' 'leadctl help search:--max-wait' 'leadctl help config:--api-key' 'leadctl help config:--base-url' 'leadctl help config:--profile' 'leadctl help config:--timeout' 'leadctl help config:--retries' 'leadctl help config:--max-wait' 'leadctl help completion:--api-key' 'leadctl help completion:--base-url' 'leadctl help completion:--profile' 'leadctl help completion:--timeout' 'leadctl help completion:--retries' 'leadctl help completion:--max-wait' 'leadctl help sandbox:--api-key' 'leadctl help sandbox:--base-url' 'leadctl help sandbox:--profile' 'leadctl help sandbox:--timeout' 'leadctl help sandbox:--retries' 'leadctl help sandbox:--max-wait' 'leadctl help auth:--api-key' 'leadctl help auth:--base-url' 'leadctl help auth:--profile' 'leadctl help auth:--timeout' 'leadctl help auth:--retries' 'leadctl help auth:--max-wait' 'leadctl help api:--api-key' 'leadctl help api:--base-url' 'leadctl help api:--profile' 'leadctl help api:--timeout' 'leadctl help api:--retries' 'leadctl help api:--max-wait'
 end
 
 # Prints the command path ("leadctl config set"), then how many positionals follow it.
@@ -72,6 +104,11 @@ function __leadctl_state
     echo $positional
 end
 
+# The stored profile names, from `config profiles` (each line: a 2-character mark, then the name).
+function __leadctl_profiles
+    command leadctl config profiles 2>/dev/null | string sub -s 3
+end
+
 function __leadctl_within -a prefix
     set -l state (__leadctl_state)
     test "$state[1]" = "$prefix"; or string match -q -- "$prefix *" "$state[1]"
@@ -97,11 +134,13 @@ complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a search -d 'run a n
 complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a config -d 'read and change stored settings (per profile, in config.json)'
 complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a completion -d 'print a shell completion script (bash, zsh or fish)'
 complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a sandbox -d 'serve a local Lead Data API with realistic data, for trying scripts without spending quota'
-complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a help -d 'show help for a command'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a auth -d 'check the setup: which profile, base URL and key a run uses, and whether the server accepts it'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a api -d 'send a request to {base url}/api/v1/<path> with the key, retries and rate-limit waits; print the body as sent'
+complete -c leadctl -n '__leadctl_argument_at "leadctl" 0' -a help -d 'show help for a command, or a topic: environment, exit-codes'
 complete -c leadctl -s V -l version -d 'print the version'
 complete -c leadctl -l api-key -x -d 'API key (prefer `leadctl config set api-key`: flags show in the process list)'
 complete -c leadctl -l base-url -x -d 'API base address; /api/v1/... is appended'
-complete -c leadctl -l profile -x -d 'stored profile to use (default: "default")'
+complete -c leadctl -l profile -x -a '(__leadctl_profiles)' -d 'stored profile to use (default: "default")'
 complete -c leadctl -l sandbox -d 'run against the built-in sandbox on 127.0.0.1 (no key, no network)'
 complete -c leadctl -l timeout -x -d 'seconds per request (default: 30)'
 complete -c leadctl -l retries -x -d 'retries for 5xx and network errors (default: 3)'
@@ -158,6 +197,8 @@ complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a set -d 'sto
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a get -d 'print a stored value (api-key masked unless --reveal)'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a unset -d 'remove a stored value'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a list -d 'print the profile\'s stored values as key=value (api-key masked unless --reveal)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a profiles -d 'list the stored profiles; * marks the one this run uses'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a remove-profile -d 'remove a stored profile and everything in it (asks first on a terminal)'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a path -d 'print the path of the config file'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a help -d 'show help for a command'
 # leadctl config set
@@ -169,9 +210,14 @@ complete -c leadctl -n '__leadctl_within "leadctl config get"' -l reveal -d 'pri
 # leadctl config list
 complete -c leadctl -n '__leadctl_within "leadctl config list"' -l reveal -d 'print the api-key in full'
 complete -c leadctl -n '__leadctl_within "leadctl config list"' -l json -d 'print one JSON object'
+# leadctl config profiles
+complete -c leadctl -n '__leadctl_within "leadctl config profiles"' -l json -d 'print a JSON array of {name, current}'
+# leadctl config remove-profile
+complete -c leadctl -n '__leadctl_argument_at "leadctl config remove-profile" 0' -a '(__leadctl_profiles)'
+complete -c leadctl -n '__leadctl_within "leadctl config remove-profile"' -s y -l yes -d 'do not ask (needed when standard input is not a terminal)'
 # leadctl config path
 # leadctl config help
-complete -c leadctl -n '__leadctl_argument_at "leadctl config help" 0' -a 'set get unset list path'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config help" 0' -a 'set get unset list profiles remove-profile path'
 # leadctl completion
 complete -c leadctl -n '__leadctl_argument_at "leadctl completion" 0' -a 'bash zsh fish'
 # leadctl sandbox
@@ -188,5 +234,35 @@ complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l seed -x -d 'seed 
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l daily-limit -x -d 'requests a day per key, instead of the plan\'s'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l live-search-limit -x -d 'live searches a month, instead of the plan\'s'
 complete -c leadctl -n '__leadctl_within "leadctl sandbox"' -l hostile-data -d 'names with formulas, escape sequences and newlines, to test what you build on it'
+# leadctl auth
+complete -c leadctl -n '__leadctl_argument_at "leadctl auth" 0' -a status -d 'profile, base URL, where the key comes from (masked), and one request to check it'
+complete -c leadctl -n '__leadctl_argument_at "leadctl auth" 0' -a help -d 'show help for a command'
+# leadctl auth status
+# leadctl auth help
+complete -c leadctl -n '__leadctl_argument_at "leadctl auth help" 0' -a 'status'
+# leadctl api
+complete -c leadctl -n '__leadctl_within "leadctl api"' -s X -l method -x -d 'the HTTP method (default: GET, or POST when fields are given)'
+complete -c leadctl -n '__leadctl_within "leadctl api"' -s F -l field -x -d 'a field; true, false, null and integers are sent as JSON values (repeatable)'
+complete -c leadctl -n '__leadctl_within "leadctl api"' -s f -l raw-field -x -d 'a field sent as a string, whatever it looks like (repeatable)'
+complete -c leadctl -n '__leadctl_within "leadctl api"' -l paginate -d 'GET every page of a paged list and print its items as one JSON array'
 # leadctl help
-complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a 'leads history search config completion sandbox'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a environment -d 'environment variables, their flags and config keys, and which wins'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a exit-codes -d 'what each exit code means'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a leads -d 'the account\'s saved leads, newest first'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a history -d 'the account\'s past searches, newest first'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a search -d 'run a new lead search: businesses by keyword and location'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a config -d 'read and change stored settings (per profile, in config.json)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a completion -d 'print a shell completion script (bash, zsh or fish)'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a sandbox -d 'serve a local Lead Data API with realistic data, for trying scripts without spending quota'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a auth -d 'check the setup: which profile, base URL and key a run uses, and whether the server accepts it'
+complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a api -d 'send a request to {base url}/api/v1/<path> with the key, retries and rate-limit waits; print the body as sent'
+# leadctl help environment
+# leadctl help exit-codes
+# leadctl help leads
+# leadctl help history
+# leadctl help search
+# leadctl help config
+# leadctl help completion
+# leadctl help sandbox
+# leadctl help auth
+# leadctl help api

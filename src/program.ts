@@ -1,10 +1,13 @@
 // Builds the commander program: the global options of cli.md and one registration per command.
 // Command definitions import only commander; each action loads its heavy module when it runs.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { registerApi } from './commands/api.js';
+import { registerAuth } from './commands/auth.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
 import { examples } from './commands/help-text.js';
+import { registerHelp, TOPICS_POINTER } from './commands/help-topics.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -15,7 +18,14 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   const program = new Command('leadctl');
   // These reach subcommands only when set before .command() is called.
   program
-    .exitOverride()
+    // `config help set` ends in commander's help() (code commander.help, exit 0): that is help shown
+    // on request, as --help is, so it is passed on as such rather than as a usage error.
+    .exitOverride((error) => {
+      if (error.code === 'commander.help' && error.exitCode === 0) {
+        throw new CommanderError(0, 'commander.helpDisplayed', error.message);
+      }
+      throw error;
+    })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -47,6 +57,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
     .option('--no-color', 'no colour on stderr or in tables');
 
+  program.addHelpText('after', TOPICS_POINTER);
   program.addHelpText(
     'after',
     examples([
@@ -67,5 +78,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
+  registerAuth(program, contextFor);
+  registerApi(program, contextFor);
+  registerHelp(program, contextFor);
   return program;
 }

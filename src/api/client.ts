@@ -182,6 +182,24 @@ export class LeadClient {
     return listAllPages(this, resource, options, this.#clock.now());
   }
 
+  /**
+   * Any request under the API root, with the key, the deadline, retries and 429 waits of every call;
+   * a 2xx answer comes back as read, any other status as its typed error. For `leadctl api`.
+   */
+  request(
+    method: string,
+    url: URL,
+    options: { body?: string; signal?: AbortSignal } = {},
+  ): Promise<RawResponse> {
+    if (!url.href.startsWith(this.#root.href)) {
+      throw new UsageError(`${url.origin}${url.pathname} is not under the API root ${this.#root.href}`);
+    }
+    // Call names the two methods the spec documents; undici sends any method token as given.
+    const call: Call<RawResponse> = { method: method as Call<RawResponse>['method'], url, parse: (r) => r };
+    if (options.body !== undefined) call.body = options.body;
+    return this.#call(call, options.signal);
+  }
+
   async close(): Promise<void> {
     await this.#agent.close();
   }

@@ -87,6 +87,34 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
         configIo(contextFor(self)),
       );
     });
+  const profilesRun = () => import('./config-profiles-run.js');
+  config
+    .command('profiles')
+    .description('list the stored profiles; * marks the one this run uses')
+    .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
+    .option('--json', 'print a JSON array of {name, current}')
+    .action(async (flags: { json?: boolean }, self: Command) => {
+      await (await profilesRun()).runConfigProfiles(
+        { json: Boolean(flags.json) },
+        configIo(contextFor(self)),
+      );
+    });
+  config
+    .command('remove-profile')
+    .description('remove a stored profile and everything in it (asks first on a terminal)')
+    .addHelpText(
+      'after',
+      examples(['leadctl config remove-profile old', 'leadctl config remove-profile ci-temp --yes']),
+    )
+    .argument('<profile>', 'the profile to remove')
+    .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
+    .action(async (profile: string, flags: { yes?: boolean }, self: Command) => {
+      await (await profilesRun()).runConfigRemoveProfile(
+        profile,
+        { yes: Boolean(flags.yes) },
+        configIo(contextFor(self)),
+      );
+    });
   config
     .command('path')
     .description('print the path of the config file')

@@ -1,7 +1,9 @@
 // `leadctl sandbox`: start the local API server, print how to reach it (stdout: sourceable
 // KEY=value lines; stderr: the keys table for people), and serve until SIGINT/SIGTERM or the signal.
 
-import { type SandboxOptions, startSandbox } from '../sandbox/index.js';
+import { UsageError } from '../api/errors.js';
+import { errorCode } from '../config/store.js';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../sandbox/index.js';
 import { PLAN_ALLOWANCES } from '../sandbox/keys.js';
 import { formatCount } from '../ui/count.js';
 
@@ -46,7 +48,7 @@ export function keysTable(
 
 export async function runSandbox(options: SandboxOptions, io: SandboxIo): Promise<void> {
   // Nobody reads the request log of a server that runs for days: do not let it grow.
-  const sandbox = await startSandbox({ recordRequests: false, ...options });
+  const sandbox = await listening(options);
   io.stdout.write(`LEADCTL_BASE_URL=${sandbox.url}\nLEADCTL_API_KEY=${sandbox.apiKey}\n`);
   io.stderr.write(
     `Lead Data API v1 sandbox on ${sandbox.url} (seed ${options.seed ?? 1})\n\n` +
@@ -66,4 +68,27 @@ export async function runSandbox(options: SandboxOptions, io: SandboxIo): Promis
     io.signal?.addEventListener('abort', stop, { once: true });
   });
   await sandbox.close();
+}
+
+/** A port someone else holds, or one below 1024, is the user's choice to change: exit 2, not a crash. */
+async function listening(options: SandboxOptions): Promise<SandboxHandle> {
+  try {
+    return await startSandbox({ recordRequests: false, ...options });
+  } catch (error) {
+    const where = `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
+    const code = errorCode(error);
+    if (code === 'EADDRINUSE') {
+      throw new UsageError(`port ${where} is already in use`, 'choose another --port (0 = any)');
+    }
+    if (code === 'EACCES') {
+      throw new UsageError(`not allowed to listen on ${where}`, 'choose another --port (0 = any)');
+    }
+    if (code === 'EADDRNOTAVAIL') {
+      throw new UsageError(
+        `cannot listen on ${where}: no such address on this machine`,
+        'choose another --host',
+      );
+    }
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
 // Turns global options into a ready client: settings by precedence, the in-process sandbox for
 // --sandbox, and hooks that report attempts, waits and deprecations through the ui.
 import { type ClientHooks, LeadClient } from '../api/client.js';
-import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { VERSION } from '../version.js';
@@ -24,8 +24,22 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
   });
 }
 
-/** `extraHooks` are called beside the ones that report to the user: a batch counts requests with them. */
-export async function openSession(ctx: CommandContext, extraHooks: ClientHooks = {}): Promise<Session> {
+/** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
+export type Source = 'flag' | 'env' | 'config' | 'sandbox';
+
+/** What a run would talk to, before any client exists: `auth status` reports it as it is. */
+export interface Target {
+  ui: Ui;
+  settings: Settings;
+  baseUrl?: string;
+  baseUrlSource?: Source;
+  apiKey?: string;
+  apiKeySource?: Source;
+  /** Stops the in-process sandbox, if --sandbox started one. */
+  close(): Promise<void>;
+}
+
+export async function resolveTarget(ctx: CommandContext): Promise<Target> {
   const ui = await openUi(ctx);
   const { globals, io } = ctx;
   const settings = await resolveSettings(
@@ -40,31 +54,33 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
     io.env,
   );
   for (const warning of settings.warnings) ui.warn(warning);
+  const target: Target = {
+    ui,
+    settings,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.baseUrlSource ? { baseUrlSource: settings.baseUrlSource } : {}),
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
+    close: async () => {},
+  };
+  if (!globals.sandbox) return target;
+  const { startSandbox } = await import('../sandbox/index.js');
+  const sandbox = await startSandbox({});
+  ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
+  return {
+    ...target,
+    baseUrl: sandbox.url,
+    baseUrlSource: 'sandbox',
+    apiKey: sandbox.apiKey,
+    apiKeySource: 'sandbox',
+    close: () => sandbox.close(),
+  };
+}
 
-  let closeSandbox = async () => {};
-  let baseUrl = settings.baseUrl;
-  let apiKey = settings.apiKey;
-  if (globals.sandbox) {
-    const { startSandbox } = await import('../sandbox/index.js');
-    const sandbox = await startSandbox({});
-    ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
-    baseUrl = sandbox.url;
-    apiKey = sandbox.apiKey;
-    closeSandbox = () => sandbox.close();
-  }
-  if (!baseUrl) {
-    throw new UsageError(
-      'no API base URL is configured',
-      'set one: leadctl config set base-url <url>, export LEADCTL_BASE_URL=<url>, or pass --base-url <url>; or try leadctl with --sandbox',
-    );
-  }
-  if (!apiKey) {
-    throw new LeadError('no API key is configured', {
-      exitCode: ExitCode.auth,
-      hint: 'run: leadctl config set api-key (or export LEADCTL_API_KEY)',
-    });
-  }
-
+/** The client for a target; a missing base URL or key (both named at once) is an error. */
+export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
+  const { baseUrl, apiKey, settings, ui } = target;
+  if (!baseUrl || !apiKey) throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey });
   const client = new LeadClient({
     baseUrl,
     apiKey,
@@ -80,9 +96,20 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
     settings,
     close: async () => {
       await client.close();
-      await closeSandbox();
+      await target.close();
     },
   };
+}
+
+/** `extraHooks` are called beside the ones that report to the user: a batch counts requests with them. */
+export async function openSession(ctx: CommandContext, extraHooks: ClientHooks = {}): Promise<Session> {
+  const target = await resolveTarget(ctx);
+  try {
+    return connect(target, extraHooks);
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
 }
 
 function reportingHooks(ui: Ui): ClientHooks {

@@ -8,7 +8,7 @@ import {
   commandsByPath,
   optionFlags,
 } from './command-tree.js';
-import { functionPrefix, plainWord } from './shell-words.js';
+import { functionPrefix, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function bashScript(root: CompletionCommand): string {
   const fn = functionPrefix(root.name);
@@ -48,13 +48,30 @@ export function bashScript(root: CompletionCommand): string {
     '}',
     '',
     '# The choices of positional argument number $2 (from 0) under command path $1, one a line.',
-    lookup(`${fn}_argument_choices`, commands.flatMap(argumentCases)),
+    lookup(
+      `${fn}_argument_choices`,
+      commands.flatMap((at) => argumentCases(at, fn)),
+    ),
+    '# The stored profile names, from `config profiles` (each line: a 2-character mark, then the name).',
+    '# Quiet and empty when leadctl fails (no config yet, a broken file).',
+    `${fn}_profiles() {`,
+    '  local line',
+    '  while IFS= read -r line; do',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash, not a template
+    '    printf \'%s\\n\' "${line:2}"',
+    `  done < <(command ${plainWord(root.name)} ${PROFILE_LIST_ARGS} 2>/dev/null)`,
+    '}',
+    '',
     walker(fn, root.name),
   ].join('\n');
 }
 
 function lookup(name: string, cases: string[]): string {
-  return [`${name}() {`, '  case "$1:$2" in', ...cases, '    *) return 1 ;;', '  esac', '}', ''].join('\n');
+  // ${2-}: the lookups are also called with one argument, and a user's shell may run with `set -u`.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash, not a template
+  return [`${name}() {`, '  case "$1:${2-}" in', ...cases, '    *) return 1 ;;', '  esac', '}', ''].join(
+    '\n',
+  );
 }
 
 /** `'leadctl config:'` matches a lookup by path alone; `'leadctl leads:--format'` by path and word. */
@@ -88,6 +105,7 @@ function optionValueCases({ path, command }: CommandAtPath): string[] {
 }
 
 function valueKind(option: CompletionOption): string {
+  if (option.completesProfiles) return 'echo profiles';
   if (option.choices.length > 0) return `printf '%s\\n' choices ${option.choices.map(plainWord).join(' ')}`;
   return option.completesFiles ? 'echo files' : 'echo any';
 }
@@ -96,8 +114,12 @@ function valueKind(option: CompletionOption): string {
  * Positionals are matched by number. A variadic last argument with choices answers for every number
  * from its own on, so the ones before it need a case of their own even when they offer nothing.
  */
-function argumentCases({ path, command }: CommandAtPath): string[] {
+function argumentCases({ path, command }: CommandAtPath, fn: string): string[] {
   const at = path.join(' ');
+  const profiles = command.arguments
+    .map((argument, index) => ({ argument, index }))
+    .filter(({ argument }) => argument.completesProfiles)
+    .map(({ index }) => `    ${pattern(at, String(index))}) ${fn}_profiles ;;`);
   const last = command.arguments.at(-1);
   const variadicChoices = last?.variadic && last.choices.length > 0 ? last.choices : [];
   const cases = command.arguments
@@ -106,7 +128,7 @@ function argumentCases({ path, command }: CommandAtPath): string[] {
     .map(({ argument, index }) => listCase(at, argument.choices, String(index)));
   if (variadicChoices.length > 0)
     cases.push(`    ${pattern(at)}*) printf '%s\\n' ${variadicChoices.map(plainWord).join(' ')} ;;`);
-  return cases;
+  return [...profiles, ...cases];
 }
 
 function walker(fn: string, programName: string): string {
@@ -149,13 +171,14 @@ function walker(fn: string, programName: string): string {
   if [[ -n $option ]]; then
     local -a value
     value=($(${fn}_option_value "$path" "$option"))
-    case \${value[0]} in
+    case \${value[0]-} in
       choices) COMPREPLY=($(compgen -W "\${value[*]:1}" -- "$cur")) ;;
+      profiles) COMPREPLY=($(compgen -W "$(${fn}_profiles)" -- "$cur")) ;;
       files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
       *) COMPREPLY=() ;;
     esac
     # Without = in COMP_WORDBREAKS bash replaces the whole --format=js word: keep the --format= part.
-    if [[ \${words[last]} == --*=* && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$option=}"); fi
+    if [[ \${words[last]} == --*=* && \${COMP_WORDBREAKS-} != *=* ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$option=}"); fi
     return 0
   fi
   local candidates=''

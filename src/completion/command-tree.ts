@@ -16,6 +16,8 @@ export interface CompletionOption {
   choices: string[];
   /** The value is a path (`<file>`): the shell should offer files. */
   completesFiles: boolean;
+  /** The value names a stored profile (`--profile <name>`): the shell asks leadctl for the names. */
+  completesProfiles?: true;
 }
 
 export interface CompletionArgument {
@@ -23,6 +25,8 @@ export interface CompletionArgument {
   required: boolean;
   variadic: boolean;
   choices: string[];
+  /** The argument names a stored profile (`<profile>`). */
+  completesProfiles?: true;
 }
 
 export interface CompletionCommand {
@@ -48,19 +52,33 @@ export function commandTree(command: Command): CompletionCommand {
   const help = command.createHelp();
   const subcommands = help.visibleCommands(command);
   const siblingNames = subcommands.filter((sub) => sub.parent === command).map((sub) => sub.name());
+  const trees = subcommands.map((sub) =>
+    // The implicit `help [command]` is a placeholder without a parent: its argument is a sibling's name.
+    sub.parent === command
+      ? commandTree(sub)
+      : helpCommand(sub, help.subcommandDescription(sub), siblingNames),
+  );
   return {
     name: command.name(),
     aliases: command.aliases(),
     description: command.description(),
     options: help.visibleOptions(command).map(completionOption),
     arguments: command.registeredArguments.map(completionArgument),
-    subcommands: subcommands.map((sub) =>
-      // The implicit `help [command]` is a placeholder without a parent: its argument is a sibling's name.
-      sub.parent === command
-        ? commandTree(sub)
-        : helpCommand(sub, help.subcommandDescription(sub), siblingNames),
+    subcommands: trees.map((tree, index) =>
+      subcommands[index]?.parent === command && tree.name === 'help' ? withSiblingNames(tree, trees) : tree,
     ),
   };
+}
+
+/**
+ * A real `help` command (leadctl's, with topics as its subcommands) also takes a sibling's name:
+ * each sibling is offered as a word after `help`, beside the topics, with its description.
+ */
+function withSiblingNames(help: CompletionCommand, siblings: CompletionCommand[]): CompletionCommand {
+  const leaves = siblings
+    .filter((sibling) => sibling !== help)
+    .map((sibling) => ({ ...sibling, options: [], arguments: [], subcommands: [] }));
+  return { ...help, arguments: [], subcommands: [...help.subcommands, ...leaves] };
 }
 
 function helpCommand(command: Command, description: string, siblingNames: string[]): CompletionCommand {
@@ -88,6 +106,7 @@ function completionOption(option: Option): CompletionOption {
     valueName,
     choices: option.argChoices ? [...option.argChoices] : [],
     completesFiles: takesValue && !option.argChoices && FILE_VALUE_NAMES.test(valueName),
+    ...(takesValue && option.long === '--profile' ? { completesProfiles: true as const } : {}),
   };
 }
 
@@ -97,6 +116,7 @@ function completionArgument(argument: Argument): CompletionArgument {
     required: argument.required,
     variadic: argument.variadic,
     choices: argument.argChoices ? [...argument.argChoices] : [],
+    ...(argument.name() === 'profile' ? { completesProfiles: true as const } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import {
   commandsByPath,
   optionFlags,
 } from './command-tree.js';
-import { functionPrefix, oneLine, plainWord } from './shell-words.js';
+import { functionPrefix, oneLine, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function fishScript(root: CompletionCommand): string {
   const fn = `_${functionPrefix(root.name)}`;
@@ -46,6 +46,9 @@ function commandLines(
   }
   if (command.subcommands.length === 0) {
     command.arguments.forEach((argument, index) => {
+      if (argument.completesProfiles) {
+        lines.push(`complete -c ${program} -n '${fn}_argument_at "${at}" ${index}' -a '(${fn}_profiles)'`);
+      }
       if (argument.choices.length === 0) return;
       const test = argument.variadic ? 'argument_from' : 'argument_at';
       const values = argument.choices.map(plainWord).join(' ');
@@ -55,7 +58,7 @@ function commandLines(
   // Options apply to the command and everything under it; the root's need no condition at all.
   const condition = path.length === 1 ? '' : ` -n '${fn}_within "${at}"'`;
   for (const option of ownOptions(command, path, offeredAbove))
-    lines.push(`complete -c ${program}${condition}${optionSpec(option)}`);
+    lines.push(`complete -c ${program}${condition}${optionSpec(option, fn)}`);
   return lines;
 }
 
@@ -74,13 +77,14 @@ function ownOptions(
   return own;
 }
 
-function optionSpec(option: CompletionOption): string {
+function optionSpec(option: CompletionOption, fn: string): string {
   const names = optionFlags(option).map((flag) => {
     if (flag.startsWith('--')) return ` -l ${plainWord(flag.slice(2))}`;
     return flag.length === 2 ? ` -s ${plainWord(flag.slice(1))}` : ` -o ${plainWord(flag.slice(1))}`;
   });
   let value = '';
-  if (option.takesValue && option.choices.length > 0)
+  if (option.completesProfiles) value = ` -x -a '(${fn}_profiles)'`;
+  else if (option.takesValue && option.choices.length > 0)
     value = ` -x -a '${option.choices.map(plainWord).join(' ')}'`;
   else if (option.takesValue) value = option.completesFiles ? ' -r -F' : ' -x';
   return `${names.join('')}${value} -d ${quote(option.description)}`;
@@ -149,6 +153,11 @@ function ${fn}_state
     end
     echo $path
     echo $positional
+end
+
+# The stored profile names, from \`config profiles\` (each line: a 2-character mark, then the name).
+function ${fn}_profiles
+    command ${program} ${PROFILE_LIST_ARGS} 2>/dev/null | string sub -s 3
 end
 
 function ${fn}_within -a prefix

@@ -20,3 +20,9 @@ export function functionPrefix(programName: string): string {
 export function oneLine(text: string): string {
   return text.split('\n')[0]?.trim() ?? '';
 }
+
+/**
+ * What the scripts run to list stored profiles: `<program> config profiles`, whose lines are a
+ * 2-character mark (`* ` or two spaces) and a name. Names are letters, digits, `.`, `_`, `-`.
+ */
+export const PROFILE_LIST_ARGS = 'config profiles';

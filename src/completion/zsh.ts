@@ -8,14 +8,23 @@ import {
   commandNames,
   commandsByPath,
 } from './command-tree.js';
-import { functionPrefix, oneLine, plainWord } from './shell-words.js';
+import { functionPrefix, oneLine, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function zshScript(root: CompletionCommand): string {
-  const functions = commandsByPath(root).map(commandFunction);
+  const profiles = `${functionPrefix(root.name)}_profiles`;
+  const functions = commandsByPath(root).map((at) => commandFunction(at, profiles));
   return [
     `#compdef ${plainWord(root.name)}`,
     `# zsh completion for ${root.name}: generated from its commands by \`${root.name} completion zsh\`; do not edit.`,
     `# Install: ${root.name} completion zsh > "\${fpath[1]}/_${root.name}", then start a new shell.`,
+    '',
+    '# The stored profile names, from `config profiles` (each line: a 2-character mark, then the name).',
+    '# Quiet and empty when leadctl fails (no config yet, a broken file).',
+    `${profiles}() {`,
+    '  local -a lines',
+    `  lines=(\${(f)"$(command ${plainWord(root.name)} ${PROFILE_LIST_ARGS} 2>/dev/null)"})`,
+    `  compadd -- \${lines#??}`,
+    '}',
     '',
     ...functions,
     `# Autoloaded from $fpath: complete now. Sourced (\`source <(${root.name} completion zsh)\`): register.`,
@@ -32,11 +41,11 @@ function functionName(path: string[]): string {
   return functionPrefix(path.join('__'));
 }
 
-function commandFunction(at: CommandAtPath): string {
+function commandFunction(at: CommandAtPath, profiles: string): string {
   const { path, command, optionsInScope } = at;
-  const specs = optionsInScope.flatMap(optionSpecs);
+  const specs = optionsInScope.flatMap((option) => optionSpecs(option, profiles));
   if (command.subcommands.length === 0) {
-    specs.push(...command.arguments.map(argumentSpec));
+    specs.push(...command.arguments.map((argument, index) => argumentSpec(argument, index, profiles)));
     return [`${functionName(path)}() {`, `  _arguments -S \\`, specLines(specs), '}', ''].join('\n');
   }
   specs.push(`'1: :${functionName(path)}_commands'`, `'*:: :->subcommand'`);
@@ -76,7 +85,7 @@ function specLines(specs: string[]): string {
 }
 
 /** `'(-f --format)'{-f+,--format=}'[output format]:format:(table json)'`: either spelling, once. */
-function optionSpecs(option: CompletionOption): string[] {
+function optionSpecs(option: CompletionOption, profiles: string): string[] {
   const flags = [option.short, option.long]
     .filter((flag): flag is string => flag !== undefined)
     .map(plainWord);
@@ -86,7 +95,9 @@ function optionSpecs(option: CompletionOption): string[] {
   );
   const names = spelled.length > 1 ? `{${spelled.join(',')}}` : (spelled[0] ?? '');
   const description = oneLine(option.description).replace(/[\\[\]]/g, '\\$&');
-  const value = option.takesValue ? `:${valueMessage(option.valueName)}:${valueAction(option)}` : '';
+  const value = option.takesValue
+    ? `:${valueMessage(option.valueName)}:${option.completesProfiles ? profiles : valueAction(option)}`
+    : '';
   return [`${exclusions}${names}${quote(`[${description}]${value}`)}`];
 }
 
@@ -95,8 +106,9 @@ function valueAction(option: CompletionOption): string {
   return option.completesFiles ? '_files' : ' ';
 }
 
-function argumentSpec(argument: CompletionArgument, index: number): string {
-  const action = argument.choices.length > 0 ? `(${argument.choices.map(plainWord).join(' ')})` : ' ';
+function argumentSpec(argument: CompletionArgument, index: number, profiles: string): string {
+  let action = argument.choices.length > 0 ? `(${argument.choices.map(plainWord).join(' ')})` : ' ';
+  if (argument.completesProfiles) action = profiles;
   // `*::` would narrow the words; a variadic argument is a plain `*:`.
   const position = argument.variadic ? '*' : `${index + 1}${argument.required ? '' : ':'}`;
   return quote(`${position}:${valueMessage(argument.name)}:${action}`);

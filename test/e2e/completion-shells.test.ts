@@ -1,7 +1,7 @@
 // Runs the generated completion scripts in real shells. bash is always there and always runs; zsh and
 // fish run when installed (CI installs them only if .ci/run does), and say why when they are skipped.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -10,6 +10,7 @@ import { registerCompletion } from '../../src/commands/completion.js';
 import type { Io } from '../../src/commands/context.js';
 import { completionScript } from '../../src/completion/index.js';
 import { buildProgram } from '../../src/program.js';
+import { BIN } from '../helpers/cli.js';
 
 const FORMATS = ['csv', 'json', 'ndjson', 'table', 'tsv'];
 const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'max-wait', 'retries', 'timeout'];
@@ -40,6 +41,23 @@ function writeScripts(): { dir: string; bash: string; zsh: string; fish: string 
 
 const scripts = writeScripts();
 
+/**
+ * `--profile <TAB>` asks the built leadctl on PATH for the stored profiles: give the shells one, and
+ * a config (in their $HOME) holding three profiles.
+ */
+function installLeadctl(): string {
+  const bin = join(scripts.dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'leadctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
+  const config = join(scripts.dir, '.config', 'leadctl');
+  mkdirSync(config, { recursive: true });
+  const profiles = { default: {}, work: { timeout: 5 }, 'ci.nightly': { retries: 1 } };
+  writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return `${bin}:${process.env.PATH}`;
+}
+const PROFILES = ['ci.nightly', 'default', 'work'];
+const PATH_WITH_LEADCTL = installLeadctl();
+
 function run(
   command: string,
   args: string[],
@@ -49,7 +67,7 @@ function run(
     encoding: 'utf8',
     timeout,
     cwd: scripts.dir,
-    env: { PATH: process.env.PATH, HOME: scripts.dir },
+    env: { PATH: PATH_WITH_LEADCTL, HOME: scripts.dir },
   });
   return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
@@ -70,8 +88,9 @@ const BASH_DRIVER = [
 ].join('\n');
 
 /** Calls the completion function as bash's programmable completion would, for these words (the last one being typed). */
-function bashComplete(words: string[]): string[] {
-  const result = run('bash', ['--norc', '--noprofile', '-c', BASH_DRIVER, 'bash', scripts.bash, ...words]);
+function bashComplete(words: string[], shellOptions = ''): string[] {
+  const driver = `${shellOptions}\n${BASH_DRIVER}`;
+  const result = run('bash', ['--norc', '--noprofile', '-c', driver, 'bash', scripts.bash, ...words]);
   expect(result.stderr).toBe('');
   return sorted(result.stdout);
 }
@@ -86,9 +105,13 @@ describe('bash', () => {
     [['leadctl', 'config', 'get', '--quiet', 'ba'], ['base-url']],
     [['leadctl', '--quiet', 'lea'], ['leads']],
     [['leadctl', '--profile', 'work', 'con'], ['config']],
+    [['leadctl', '--profile', ''], PROFILES],
+    [['leadctl', 'leads', '--profile', '=', 'w'], ['work']],
+    [['leadctl', 'config', 'remove-profile', 'ci'], ['ci.nightly']],
+    [['leadctl', 'help', 'env'], ['environment']],
     [
       ['leadctl', 'config', ''],
-      ['get', 'help', 'list', 'path', 'set', 'unset'],
+      ['get', 'help', 'list', 'path', 'profiles', 'remove-profile', 'set', 'unset'],
     ],
     [['leadctl', 'leads', '--no-h'], ['--no-header']],
     [
@@ -114,6 +137,18 @@ describe('bash', () => {
     [['leadctl', 'search', '--input', '_lead'], ['_leadctl']],
   ])('%j -> %j', (words, expected) => {
     expect(bashComplete(words)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      ['leadctl', 'co'],
+      ['completion', 'config'],
+    ],
+    [['leadctl', '--profile', ''], PROFILES],
+    [['leadctl', 'leads', '--format', '=', 'j'], ['json']],
+    [['leadctl', 'config', 'remove-profile', 'w'], ['work']],
+  ])('in a shell with set -u: %j -> %j', (words, expected) => {
+    expect(bashComplete(words, 'set -u')).toEqual(expected);
   });
 
   it('offers global options after a subcommand, and --help everywhere', () => {
@@ -158,6 +193,10 @@ describe.skipIf(!installed('zsh'))(titleFor('zsh'), () => {
     ['leadctl config set ', CONFIG_KEYS],
     ['leadctl --quiet lea', ['leads']],
     ['leadctl --profile work con', ['config']],
+    ['leadctl --profile ', PROFILES],
+    ['leadctl leads --profile=w', ['work']],
+    ['leadctl config remove-profile ci', ['ci.nightly']],
+    ['leadctl help ex', ['exit-codes']],
     ['leadctl leads --no-h', ['--no-header']],
     ['leadctl sandbox --plan ', ['agency', 'free', 'pro']],
     ['leadctl config get --rev', ['--reveal']],
@@ -187,7 +226,11 @@ describe.skipIf(!installed('fish'))(titleFor('fish'), () => {
     ['leadctl config set ', CONFIG_KEYS],
     ['leadctl --quiet lea', ['leads']],
     ['leadctl --profile work con', ['config']],
-    ['leadctl config ', ['get', 'help', 'list', 'path', 'set', 'unset']],
+    ['leadctl --profile ', PROFILES],
+    ['leadctl leads --profile w', ['work']],
+    ['leadctl config remove-profile ci', ['ci.nightly']],
+    ['leadctl help ex', ['exit-codes']],
+    ['leadctl config ', ['get', 'help', 'list', 'path', 'profiles', 'remove-profile', 'set', 'unset']],
     ['leadctl leads --no-h', ['--no-header']],
     ['leadctl sandbox --variant ', ['a', 'b']],
     ['leadctl help co', ['completion', 'config']],

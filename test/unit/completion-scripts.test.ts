@@ -55,7 +55,7 @@ describe('bashScript', () => {
     expect(script).toContain("'tool:export'|'tool:ex') echo export ;;");
     expect(script).toContain("'tool export:-f'|'tool export:--format') printf '%s\\n' choices csv json ;;");
     expect(script).toContain("'tool export:-o'|'tool export:--output') echo files ;;");
-    expect(script).toContain("'tool:--profile') echo any ;;");
+    expect(script).toContain("'tool:--profile') echo profiles ;;");
     expect(script).toContain("'tool remote add:0') printf '%s\\n' http ssh ;;");
     expect(script).toMatch(
       /'tool export:'\) printf '%s\\n' -q --quiet --profile -f --format -o --output --no-header -h --help ;;/,

@@ -1,0 +1,103 @@
+// The two reference tables of `leadctl help environment` and `leadctl help exit-codes`. They are the
+// one source: the README carries the same rows (test/e2e/help-topics.test.ts compares them), so text
+// is written as README markdown, with `code` spans that the terminal rendering strips.
+
+export interface EnvironmentRow {
+  variable: string;
+  /** The flag that sets the same thing, if any. */
+  flag: string;
+  /** The key of `leadctl config set`, if any. */
+  configKey: string;
+  meaning: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentRow[] = [
+  {
+    variable: 'LEADCTL_API_KEY',
+    flag: '--api-key',
+    configKey: 'api-key',
+    meaning: 'the API key, sent as a Bearer token',
+  },
+  {
+    variable: 'LEADCTL_BASE_URL',
+    flag: '--base-url',
+    configKey: 'base-url',
+    meaning: 'the API base address; `/api/v1/...` is appended',
+  },
+  {
+    variable: 'LEADCTL_PROFILE',
+    flag: '--profile',
+    configKey: '',
+    meaning: 'the stored profile to use (default: `default`)',
+  },
+  {
+    variable: 'LEADCTL_TIMEOUT',
+    flag: '--timeout',
+    configKey: 'timeout',
+    meaning: 'seconds per request attempt (default: 30)',
+  },
+  {
+    variable: 'LEADCTL_DEBUG',
+    flag: '--verbose',
+    configKey: '',
+    meaning: '`1`: one stderr line per HTTP attempt, and stack traces on errors',
+  },
+  { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
+  {
+    variable: 'XDG_CONFIG_HOME',
+    flag: '',
+    configKey: '',
+    meaning:
+      'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
+  },
+  {
+    variable: 'XDG_CACHE_HOME',
+    flag: '',
+    configKey: '',
+    meaning: 'the code cache is kept in `$XDG_CACHE_HOME/leadctl/` (default: `~/.cache/leadctl/`)',
+  },
+  {
+    variable: 'LEADCTL_NO_CODE_CACHE',
+    flag: '',
+    configKey: '',
+    meaning: '`1`: neither read nor write the code cache',
+  },
+];
+
+export const PRECEDENCE =
+  'Each setting comes from a flag, an environment variable or the stored profile, and the first one ' +
+  'found wins: flag > environment > profile > default. An empty variable counts as unset. ' +
+  '`--retries` and `--max-wait` have no variable: use the flag or `leadctl config set`.';
+
+export interface ExitCodeRow {
+  code: number;
+  when: string;
+}
+
+export const EXIT_CODES: readonly ExitCodeRow[] = [
+  { code: 0, when: 'success (also: the reader of stdout went away)' },
+  { code: 1, when: 'unexpected internal error, or output that cannot be written (disk full)' },
+  {
+    code: 2,
+    when: 'bad usage or input: unknown option, missing argument, value out of range, bad config file, 400/404/422 or another 4xx from the server',
+  },
+  { code: 3, when: 'no API key configured, or 401' },
+  { code: 4, when: '403: account deactivated, or a plan without API access' },
+  { code: 5, when: '429 whose wait exceeds `--max-wait` (or retries on 429 exhausted)' },
+  { code: 6, when: 'server or network failure after retries (5xx, refused, reset, timeout, DNS)' },
+  {
+    code: 7,
+    when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
+  },
+  { code: 130, when: 'interrupted (Ctrl-C or SIGTERM); an `-o` file is left as `<file>.partial`' },
+];
+
+/** The rows as README markdown cells (empty cells stay empty), for the README comparison. */
+export function environmentMarkdownRows(): string[][] {
+  const code = (text: string) => (text === '' ? '' : `\`${text}\``);
+  return ENVIRONMENT.map((row) => [code(row.variable), code(row.flag), code(row.configKey), row.meaning]);
+}
+
+export function exitCodeMarkdownRows(): string[][] {
+  return EXIT_CODES.map((row) => [String(row.code), row.when]);
+}
