@@ -7,6 +7,7 @@ import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
 import { examples } from './commands/help-text.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
 import { VERSION } from './version.js';
@@ -67,5 +68,6 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
+  registerMcp(program, contextFor);
   return program;
 }

@@ -1,0 +1,68 @@
+// What a tool call answers: structured content (server data, passed as data) beside a short text
+// summary, or an isError result in the CLI's own words. Nothing here lets the API key or a raw control
+// character through: summaries and error texts go through the terminal sanitizer, and every string of
+// a result is checked for the key.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LeadError } from '../api/errors.js';
+import { ExactNumber } from '../api/exact-number.js';
+import { maskApiKey } from '../config/mask.js';
+import { sanitizeForTerminal } from '../output/sanitize.js';
+
+export type ToolResult = CallToolResult;
+
+/** Masks the key wherever it occurs (a hostile server can echo it back in any field). */
+export type KeyMasker = (text: string) => string;
+
+export function keyMasker(apiKey: string | undefined): KeyMasker {
+  if (!apiKey) return (text) => text;
+  const masked = maskApiKey(apiKey);
+  return (text) => (text.includes(apiKey) ? text.split(apiKey).join(masked) : text);
+}
+
+/** The lines the CLI prints for an error (cli.ts): `leadctl: <message>`, then the hint. */
+export function errorText(error: unknown): string {
+  if (error instanceof LeadError) {
+    return error.hint ? `leadctl: ${error.message}\n${error.hint}` : `leadctl: ${error.message}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `leadctl: unexpected error: ${message}`;
+}
+
+export function errorResult(error: unknown, mask: KeyMasker): ToolResult {
+  return { isError: true, content: [{ type: 'text', text: safeText(errorText(error), mask) }] };
+}
+
+export function successResult(summary: string, data: Record<string, unknown>, mask: KeyMasker): ToolResult {
+  return {
+    content: [{ type: 'text', text: safeText(summary, mask) }],
+    structuredContent: plainJson(data, mask) as Record<string, unknown>,
+  };
+}
+
+/** Each line made safe for a terminal or a prompt: controls, escapes and bidi characters shown visibly. */
+export function safeText(text: string, mask: KeyMasker): string {
+  return text
+    .split('\n')
+    .map((line) => mask(sanitizeForTerminal(line)))
+    .join('\n');
+}
+
+/**
+ * Server data as plain JSON for the protocol: strings are kept as sent (they are data, not text to
+ * print) but masked; an ExactNumber becomes a number, or its digits as a string where a number would
+ * change them (an id beyond 2^53).
+ */
+function plainJson(value: unknown, mask: KeyMasker): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (value instanceof ExactNumber) {
+    const n = Number(value.digits);
+    return /^-?\d+$/.test(value.digits) && !Number.isSafeInteger(n) ? value.digits : n;
+  }
+  if (Array.isArray(value)) return value.map((item) => plainJson(item, mask));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[mask(key)] = plainJson(inner, mask);
+    return out;
+  }
+  return value;
+}
