@@ -11,6 +11,7 @@ _leadctl_subcommand() {
     'leadctl:config') echo config ;;
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
+    'leadctl:mcp') echo mcp ;;
     'leadctl:help') echo help ;;
     'leadctl config:set') echo set ;;
     'leadctl config:get') echo get ;;
@@ -25,7 +26,7 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:$2" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox mcp help ;;
     'leadctl config:') printf '%s\n' set get unset list path help ;;
     *) return 1 ;;
   esac
@@ -47,6 +48,7 @@ _leadctl_options() {
     'leadctl config help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
+    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
@@ -97,6 +99,7 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--seed') echo any ;;
     'leadctl sandbox:--daily-limit') echo any ;;
     'leadctl sandbox:--live-search-limit') echo any ;;
+    'leadctl mcp:--max-requests') echo any ;;
     *) return 1 ;;
   esac
 }
@@ -118,7 +121,7 @@ _leadctl_argument_choices() {
     'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
     'leadctl config help:0') printf '%s\n' set get unset list path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;
-    'leadctl help:0') printf '%s\n' leads history search config completion sandbox ;;
+    'leadctl help:0') printf '%s\n' leads history search config completion sandbox mcp ;;
     *) return 1 ;;
   esac
 }
