@@ -16,8 +16,9 @@ export function registerMcp(program: Command, contextFor: ContextFor): Command {
     )
     .addHelpText(
       'after',
-      '\nTools: search_businesses, list_leads, list_search_history (read-only). Rate limits are\n' +
-        'waited on for at most --max-wait seconds (default here: 10), then reported to the assistant.\n' +
+      '\nTools: search_businesses, list_leads, list_search_history; none writes files or config.\n' +
+        'Rate limits are waited on for at most --max-wait seconds (default here: 10), then reported\n' +
+        'to the assistant as an error with the reset time.\n' +
         examples([
           'leadctl mcp --sandbox',
           'leadctl mcp --profile work --max-requests 200',
