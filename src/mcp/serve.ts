@@ -5,12 +5,11 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CommandContext } from '../commands/context.js';
 import { openSession } from '../commands/session.js';
-import { sanitizeForTerminal } from '../output/sanitize.js';
 import { formatCount } from '../ui/count.js';
 import { AnswerTrackingTransport } from './answer-tracking.js';
 import { RequestBudget } from './budget.js';
 import { createLeadServer } from './server.js';
-import { keyMasker } from './tool-result.js';
+import { keyMasker, safeText } from './tool-result.js';
 
 /** An assistant waits on the tool call: rate limits are waited on briefly unless --max-wait says otherwise. */
 export const MCP_MAX_WAIT_SEC = 10;
@@ -29,7 +28,7 @@ export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void
   try {
     const server = createLeadServer({ client, budget, mask }, ctx.signal);
     // Malformed input lines and the like: a log line for whoever reads the client's server log.
-    server.server.onerror = (error) => ui.warn(`mcp: ${mask(sanitizeForTerminal(error.message))}`);
+    server.server.onerror = (error) => ui.warn(`mcp: ${safeText(error.message, mask)}`);
     const stdin = ctx.io.stdin as Readable;
     const transport = new AnswerTrackingTransport(
       new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable),

@@ -1,22 +1,22 @@
 // What a tool call answers: structured content (server data, passed as data) beside a short text
 // summary, or an isError result in the CLI's own words. Nothing here lets the API key or a raw control
-// character through: summaries and error texts go through the terminal sanitizer, and every string of
-// a result is checked for the key.
+// character through: summaries and error texts go through the sanitizer of server messages, and every
+// string of a result is checked for the key.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
-import { maskApiKey } from '../config/mask.js';
-import { sanitizeForTerminal } from '../output/sanitize.js';
+import { oneLine } from '../api/server-message.js';
 
 export type ToolResult = CallToolResult;
 
 /** Masks the key wherever it occurs (a hostile server can echo it back in any field). */
 export type KeyMasker = (text: string) => string;
 
+export const REDACTED_KEY = '[redacted API key]';
+
 export function keyMasker(apiKey: string | undefined): KeyMasker {
   if (!apiKey) return (text) => text;
-  const masked = maskApiKey(apiKey);
-  return (text) => (text.includes(apiKey) ? text.split(apiKey).join(masked) : text);
+  return (text) => (text.includes(apiKey) ? text.split(apiKey).join(REDACTED_KEY) : text);
 }
 
 /** The lines the CLI prints for an error (cli.ts): `leadctl: <message>`, then the hint. */
@@ -39,11 +39,15 @@ export function successResult(summary: string, data: Record<string, unknown>, ma
   };
 }
 
-/** Each line made safe for a terminal or a prompt: controls, escapes and bidi characters shown visibly. */
+/**
+ * Each line with its control characters shown as \xNN, so no escape sequence survives. (oneLine, not
+ * output/sanitize.ts: that module lives in the output chunks, and sharing it would split them for
+ * every other command.)
+ */
 export function safeText(text: string, mask: KeyMasker): string {
   return text
     .split('\n')
-    .map((line) => mask(sanitizeForTerminal(line)))
+    .map((line) => mask(oneLine(line, Number.POSITIVE_INFINITY)))
     .join('\n');
 }
 

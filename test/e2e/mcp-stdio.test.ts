@@ -7,8 +7,8 @@ import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'lk_live_mcp_secret_4e1c9d';
-/** How leadctl shows a key it does not reveal: its last 4 characters. */
-const MASKED = '…1c9d';
+/** What the MCP server puts where a server echoed the key. */
+const MASKED = '[redacted API key]';
 
 /** initialize, initialized, then one tools/call per entry (ids 2, 3, …), as newline-delimited JSON. */
 function conversation(calls: [string, Record<string, unknown>][], extraLines: string[] = []): string {
@@ -138,7 +138,7 @@ describe('the API key never appears', () => {
     expect(leads).toEqual([{ id: MASKED, name: `Acme (key ${MASKED})`, [`note_${MASKED}`]: MASKED }]);
     expect(answers.get(3)?.result?.content[0]?.text).toContain(`invalid API key ${MASKED}`);
     expect(answers.get(4)?.result?.content[0]?.text).toMatch(
-      /^leadctl: server error \(500\): boom for …1c9d\n/,
+      /^leadctl: server error \(500\): boom for \[redacted API key\]\n/,
     );
   });
 });

@@ -288,6 +288,21 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     expect(failing()).toHaveLength(2);
   });
 
+  it('server text in a summary has its escape sequences shown, while the data keeps what was sent', async () => {
+    const session = await connect([], env);
+    const echoed = 'plumber\u001b]8;;https://evil.example\u0007';
+    server.route(
+      'POST',
+      '/api/v1/search',
+      json(200, { results: [], count: 0, query: echoed, location: 'Austin' }),
+    );
+    const result = await call(session, 'search_businesses', { query: 'plumber', location: 'Austin' });
+    expect(textOf(result)).toBe(
+      '0 results for "plumber\\x1b]8;;https://evil.example\\x07" near Austin. Requests left in this session: 49 of 50.',
+    );
+    expect(structured(result).query).toBe(echoed);
+  });
+
   it('retries count against the budget: a retry the budget does not cover is never sent', async () => {
     const session = await connect(['--max-requests', '1'], env);
     const sent = scriptLeads(json(503, { detail: 'busy' }), leadsPage());
