@@ -16,6 +16,11 @@ export class RequestBudget {
     return this.max - this.#sent;
   }
 
+  /** For a tool's summary: how much is left, so that the model can plan its next calls. */
+  describe(): string {
+    return `Requests left in this session: ${formatCount(this.remaining)} of ${formatCount(this.max)}.`;
+  }
+
   /** The client's beforeAttempt hook: synchronous, so tool calls running side by side never overspend. */
   readonly beforeAttempt = (): void => {
     if (this.#sent >= this.max) throw this.spentError();

@@ -1,25 +1,17 @@
 // list_leads and list_search_history: one page and where the next one is, or (with max_items or
 // since) up to max_items items through the same pager as `leadctl leads --all`.
-import type { LeadClient } from '../api/client.js';
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
-import type { RequestBudget } from './budget.js';
 import { type ListInput, MAX_ITEMS_CAP } from './schemas.js';
 import {
   errorResult,
   errorText,
-  type KeyMasker,
   safeText,
   successResult,
+  type ToolDeps,
   type ToolResult,
 } from './tool-result.js';
-
-export interface ToolDeps {
-  client: LeadClient;
-  budget: RequestBudget;
-  mask: KeyMasker;
-}
 
 type Resource = 'leads' | 'history';
 type Item = Record<string, unknown>;
@@ -72,7 +64,7 @@ async function onePage(resource: Resource, input: ListInput, deps: ToolDeps, sig
     total_pages: meta.totalPages,
     ...(next === undefined ? {} : { next_page: next }),
   };
-  return successResult(`${summary} ${budgetLine(deps.budget)}`, data, deps.mask);
+  return successResult(`${summary} ${deps.budget.describe()}`, data, deps.mask);
 }
 
 async function manyPages(
@@ -125,12 +117,7 @@ async function manyPages(
     reached_max_items: reachedMax,
     ...(stoppedEarly === undefined ? {} : { stopped_early: stoppedEarly }),
   };
-  return successResult(`${summary}\n${budgetLine(deps.budget)}`, data, deps.mask);
-}
-
-/** Tells the model how much of the session's budget is left, so it can plan its next calls. */
-export function budgetLine(budget: RequestBudget): string {
-  return `Requests left in this session: ${count(budget.remaining)} of ${count(budget.max)}.`;
+  return successResult(`${summary}\n${deps.budget.describe()}`, data, deps.mask);
 }
 
 const count = formatCount;

@@ -1,8 +1,7 @@
 // search_businesses: one POST /search, the results as data and a one-line summary.
 import { formatCount } from '../ui/count.js';
-import { budgetLine, type ToolDeps } from './list-tools.js';
 import type { SearchInput } from './schemas.js';
-import { successResult, type ToolResult } from './tool-result.js';
+import { successResult, type ToolDeps, type ToolResult } from './tool-result.js';
 
 export async function runSearchTool(
   input: SearchInput,
@@ -26,5 +25,5 @@ export async function runSearchTool(
     count: answer.count,
     results: answer.results,
   };
-  return successResult(`${summary} ${budgetLine(deps.budget)}`, data, deps.mask);
+  return successResult(`${summary} ${deps.budget.describe()}`, data, deps.mask);
 }

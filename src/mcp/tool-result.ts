@@ -3,11 +3,20 @@
 // character through: summaries and error texts go through the sanitizer of server messages, and every
 // string of a result is checked for the key.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LeadClient } from '../api/client.js';
 import { LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
 import { oneLine } from '../api/server-message.js';
+import type { RequestBudget } from './budget.js';
 
 export type ToolResult = CallToolResult;
+
+/** What every tool runs on: the session's client, its request budget, and the key's mask. */
+export interface ToolDeps {
+  client: LeadClient;
+  budget: RequestBudget;
+  mask: KeyMasker;
+}
 
 /** Masks the key wherever it occurs (a hostile server can echo it back in any field). */
 export type KeyMasker = (text: string) => string;
