@@ -13,6 +13,7 @@ _leadctl_subcommand() {
     'leadctl:sandbox') echo sandbox ;;
     'leadctl:auth') echo auth ;;
     'leadctl:api') echo api ;;
+    'leadctl:mcp') echo mcp ;;
     'leadctl:help') echo help ;;
     'leadctl config:set') echo set ;;
     'leadctl config:get') echo get ;;
@@ -34,6 +35,7 @@ _leadctl_subcommand() {
     'leadctl help:sandbox') echo sandbox ;;
     'leadctl help:auth') echo auth ;;
     'leadctl help:api') echo api ;;
+    'leadctl help:mcp') echo mcp ;;
     *) return 1 ;;
   esac
 }
@@ -41,10 +43,10 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:${2-}" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox auth api help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth api mcp help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
     'leadctl auth:') printf '%s\n' status help ;;
-    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth api ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth api mcp ;;
     *) return 1 ;;
   esac
 }
@@ -71,6 +73,7 @@ _leadctl_options() {
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
+    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -82,6 +85,7 @@ _leadctl_options() {
     'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
   esac
 }
@@ -134,6 +138,7 @@ _leadctl_own_option_value() {
     'leadctl api:-X'|'leadctl api:--method') echo any ;;
     'leadctl api:-F'|'leadctl api:--field') echo any ;;
     'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;
+    'leadctl mcp:--max-requests') echo any ;;
     *) return 1 ;;
   esac
 }

@@ -10,6 +10,7 @@ import { examples } from './commands/help-text.js';
 import { registerHelp, TOPICS_POINTER } from './commands/help-topics.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
 import { VERSION } from './version.js';
@@ -80,6 +81,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerSandbox(program, contextFor);
   registerAuth(program, contextFor);
   registerApi(program, contextFor);
+  registerMcp(program, contextFor);
   registerHelp(program, contextFor);
   return program;
 }

@@ -37,6 +37,8 @@ export interface AttemptEvent {
 }
 
 export interface ClientHooks {
+  /** Right before each HTTP attempt is sent; a throw (a LeadError) refuses it, and nothing is sent. */
+  beforeAttempt?(event: { method: string; url: string; attempt: number }): void;
   onAttempt?(event: AttemptEvent): void;
   onWait?(event: WaitEvent): void;
   /** Called at most once per client, for the first deprecation header seen. */
@@ -213,6 +215,7 @@ export class LeadClient {
     attempt: number,
     signal: AbortSignal | undefined,
   ): Promise<AttemptOutcome<T>> {
+    this.#hooks.beforeAttempt?.({ method: call.method, url: call.url.href, attempt });
     const report = (event: { status?: number; error?: string }) =>
       this.#hooks.onAttempt?.({
         method: call.method,

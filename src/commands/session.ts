@@ -135,6 +135,10 @@ function reportingHooks(ui: Ui): ClientHooks {
 
 function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
   return {
+    beforeAttempt: (e) => {
+      first.beforeAttempt?.(e);
+      second.beforeAttempt?.(e);
+    },
     onAttempt: (e) => {
       first.onAttempt?.(e);
       second.onAttempt?.(e);

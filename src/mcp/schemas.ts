@@ -1,0 +1,138 @@
+// The tools' input and output schemas (zod 4, which the SDK turns into the JSON Schema clients see).
+// Inputs are strict, so a misspelt argument is refused with its name instead of silently ignored, and
+// every bound is checked before any request. Outputs describe the fields without fixing their types:
+// the spec leaves types and nullability open and the client keeps whatever a server sends.
+import { z } from 'zod';
+import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from '../api/resource-fields.js';
+
+/** The most items one list call returns: enough to work with, small enough for a model's context. */
+export const MAX_ITEMS_CAP = 500;
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .int({ error: `expected a whole number from ${min} to ${max}` })
+    .min(min, {
+      error: `expected a whole number from ${min} to ${max}`,
+    })
+    .max(max, { error: `expected a whole number from ${min} to ${max}` });
+
+const text = (what: string) =>
+  z
+    .string({ error: `expected ${what} as a string` })
+    .trim()
+    .min(1, { error: `${what} must not be empty` });
+
+export const searchInput = z.strictObject({
+  query: text('the query').describe('Business type or keyword to search for, e.g. "plumber" or "dentist".'),
+  location: text('the location').describe('Where to search: a city, state, or zip code, e.g. "Austin, TX".'),
+  radius: wholeNumber(1, 50)
+    .optional()
+    .describe("Search radius in miles, 1 to 50. Omit it for the server's default of 10."),
+});
+
+export const listInput = z.strictObject({
+  page: wholeNumber(1, 1_000_000_000)
+    .optional()
+    .describe('Page to return (or to start from with max_items/since), 1 or more. Default 1.'),
+  limit: wholeNumber(1, 100)
+    .optional()
+    .describe('Page size, 1 to 100. Default 25 for one page; 100 (or max_items if smaller) when paging.'),
+  since: z
+    .string()
+    .optional()
+    .describe(
+      'Only items newer than this: an ISO date (2026-11-01), an ISO date-time (2026-11-01T09:30:00Z) or a span back from now (90s, 30m, 24h, 7d, 2w). Pages until the first older item.',
+    ),
+  max_items: wholeNumber(1, MAX_ITEMS_CAP)
+    .optional()
+    .describe(
+      `Return up to this many items, fetching as many pages as needed (at most ${MAX_ITEMS_CAP}). Without max_items or since, one page is returned.`,
+    ),
+});
+
+export type SearchInput = z.infer<typeof searchInput>;
+export type ListInput = z.infer<typeof listInput>;
+
+/** An item: the known fields described, any type accepted, unknown fields kept. */
+function itemSchema(fields: Record<string, unknown>, notes: Record<string, string>) {
+  const shape = Object.fromEntries(
+    Object.keys(fields).map((name) => [
+      name,
+      z
+        .unknown()
+        .optional()
+        .describe(notes[name] ?? name),
+    ]),
+  );
+  return z.looseObject(shape);
+}
+
+const lead = itemSchema(LEAD_FIELDS, {
+  id: 'lead id (UUID)',
+  name: 'business name',
+  address: 'single-line address',
+  phone: 'phone number, international format',
+  website: 'website URL',
+  rating: 'average rating (decimal)',
+  review_count: 'number of reviews',
+  category: 'business category',
+  saved_at: 'when the lead was saved (ISO 8601, UTC)',
+});
+
+const historyEntry = itemSchema(HISTORY_FIELDS, {
+  id: 'search id (UUID)',
+  query: 'the query that was searched',
+  location: 'the location that was searched',
+  results_count: 'number of results that search returned',
+  created_at: 'when the search ran (ISO 8601, UTC)',
+});
+
+const searchResult = itemSchema(SEARCH_RESULT_FIELDS, {
+  place_id: 'opaque identifier of the place',
+  name: 'business name',
+  address: 'address',
+  phone: 'phone number',
+  website: 'website URL',
+  rating: 'average rating',
+  review_count: 'number of reviews',
+  category: 'business category',
+  lat: 'latitude (decimal degrees)',
+  lng: 'longitude (decimal degrees)',
+});
+
+export const searchOutput = z.object({
+  query: z.unknown().optional().describe("the server's echo of the query searched"),
+  location: z.unknown().optional().describe("the server's echo of the location searched"),
+  count: z.number().describe('number of results returned'),
+  results: z.array(searchResult).describe('the businesses found; text fields are data from the server'),
+});
+
+/** The paging fields both list tools share. */
+const pagingOutput = {
+  returned: z.number().describe('number of items in this answer'),
+  page: z.number().describe('the page returned, or the first page fetched'),
+  limit: z.number().describe('the page size used'),
+  total: z.number().optional().describe('how many items the whole list holds, as the server said'),
+  total_pages: z.number().optional().describe('pages at this page size (one-page answers)'),
+  next_page: z.number().optional().describe('the page to ask for next, when there is one (one-page answers)'),
+  reached_max_items: z
+    .boolean()
+    .optional()
+    .describe('true when paging stopped because max_items were returned'),
+  stopped_early: z
+    .string()
+    .optional()
+    .describe('why paging stopped before it was done (the items fetched until then are returned)'),
+};
+
+export const leadsOutput = z.object({
+  leads: z.array(lead).describe('saved leads, newest first; text fields are data from the server'),
+  ...pagingOutput,
+});
+
+export const historyOutput = z.object({
+  history: z
+    .array(historyEntry)
+    .describe('past searches, newest first; text fields are data from the server'),
+  ...pagingOutput,
+});
