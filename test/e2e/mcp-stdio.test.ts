@@ -86,7 +86,7 @@ describe('leadctl mcp on stdio', () => {
     const { exitCode, stdout, stderr } = await runMcp([], conversation([]));
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^leadctl: no API base URL is configured\n/);
+    expect(stderr).toMatch(/^leadctl: no API base URL and no API key are configured\n/);
   });
 
   it('refuses a --max-requests that is not a whole number of at least 1', async () => {
