@@ -18,7 +18,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   } catch (error) {
     // A closed pipe (EPIPE) is the reader's choice; a full disk or an I/O error is worth saying.
     if (error?.code !== 'EPIPE') {
-      process.stderr.write(`leadctl: cannot write standard output: ${error?.code ?? error}\n`);
+      const reason = { ENOSPC: 'no space left on device', EIO: 'input/output error' }[error?.code];
+      process.stderr.write(`leadctl: cannot write standard output: ${reason ?? error?.code ?? error}\n`);
       process.exit(1);
     }
   }
