@@ -58,6 +58,17 @@ describe('-o by kind of path', () => {
     expect((await readdir(dir)).sort()).toEqual(['leads.fifo', 'read.csv']);
   });
 
+  it('a FIFO whose reader goes away early ends quietly, like a closed stdout', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'early.fifo');
+    await execa('mkfifo', [fifo]);
+    const reader = execa('head', ['-c', '10', fifo], { reject: false });
+    const result = await exportTo(fifo);
+    await reader;
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+  });
+
   it('/dev/fd/N is the descriptor the shell opened (as for -o >(gzip > x.gz))', async () => {
     const dir = tempDir();
     const out = join(dir, 'from-fd.csv');
