@@ -62,8 +62,14 @@ describe('-o by kind of path', () => {
     const dir = tempDir();
     const fifo = join(dir, 'early.fifo');
     await execa('mkfifo', [fifo]);
+    // Far more than a pipe holds: the writer is still writing when the reader leaves.
+    const big = await startSandbox({ leads: 3000, seed: 2 });
+    onTestFinished(() => big.close());
     const reader = execa('head', ['-c', '10', fifo], { reject: false });
-    const result = await exportTo(fifo);
+    const result = await runCli(
+      ['leads', '--all', '--csv', '-o', fifo, '--base-url', big.url, '--api-key', big.apiKey],
+      { env: env() },
+    );
     await reader;
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
