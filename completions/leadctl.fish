@@ -166,8 +166,8 @@ complete -c leadctl -n '__leadctl_within "leadctl leads"' -l json -d 'shorthand 
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l csv -d 'shorthand for --format csv'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l fields -x -d 'columns / keys to show, in this order'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
-complete -c leadctl -n '__leadctl_within "leadctl leads"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -s o -l output -r -F -d 'write to <file> (- is stdout; a FIFO or device directly; a file through a partial file renamed on success)'
 # leadctl history
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l page -x -d 'page number, 1 or more (default: 1)'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l limit -x -d 'page size, 1..100 (default: 25; 100 with --all)'
@@ -180,8 +180,8 @@ complete -c leadctl -n '__leadctl_within "leadctl history"' -l json -d 'shorthan
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l csv -d 'shorthand for --format csv'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l fields -x -d 'columns / keys to show, in this order'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
-complete -c leadctl -n '__leadctl_within "leadctl history"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -s o -l output -r -F -d 'write to <file> (- is stdout; a FIFO or device directly; a file through a partial file renamed on success)'
 # leadctl search
 complete -c leadctl -n '__leadctl_within "leadctl search"' -s l -l location -x -d 'city, state, or zip code (required)'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -s r -l radius -x -d 'search radius in miles, 1..50 (default: the server\'s, 10)'
@@ -195,8 +195,8 @@ complete -c leadctl -n '__leadctl_within "leadctl search"' -l json -d 'shorthand
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l csv -d 'shorthand for --format csv'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l fields -x -d 'columns / keys to show, in this order'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-sanitize -d 'csv: don\'t neutralize cells a spreadsheet would run as formulas'
-complete -c leadctl -n '__leadctl_within "leadctl search"' -s o -l output -r -F -d 'write to <file> (through <file>.partial, renamed on success)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -s o -l output -r -F -d 'write to <file> (- is stdout; a FIFO or device directly; a file through a partial file renamed on success)'
 # leadctl config
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a set -d 'store a value; with no value, api-key is read from stdin or a hidden prompt'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a get -d 'print a stored value (api-key masked unless --reveal)'

@@ -77,44 +77,6 @@ function undiciIsMajor7() {
   return false;
 }
 
-/**
- * For the CLI: `import … from 'undici'` loads `bundleFile` (undici as one CommonJS file, built beside
- * the chunks) through V8's code cache (src/startup/code-cache.ts), rather than bundling undici into a
- * chunk that V8 would parse and compile again on every run.
- */
-export function undiciScriptPlugin(bundleFile) {
-  return {
-    name: 'undici-script',
-    setup(build) {
-      build.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici-script', namespace: 'leadctl' }));
-      build.onLoad({ filter: /^undici-script$/, namespace: 'leadctl' }, () => ({
-        contents: `import { loadCommonJs } from './src/startup/code-cache.ts';
-const undici = loadCommonJs(new URL(${JSON.stringify(`./${bundleFile}`)}, import.meta.url));
-export const Agent = undici.Agent;
-export const request = undici.request;`,
-        loader: 'js',
-        resolveDir: process.cwd(),
-      }));
-    },
-  };
-}
-
-/** esbuild options for undici alone as a CommonJS file (`module.exports = { Agent, request }`). */
-export function undiciScriptBuild() {
-  return {
-    stdin: {
-      contents: undiciIsMajor7() ? undiciCore : "module.exports = require('undici');",
-      loader: 'js',
-      resolveDir: process.cwd(),
-    },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    plugins: [standInsPlugin(['undici'])],
-  };
-}
-
 // Modules that bundled packages require at load time but leadctl never uses. Each is replaced by a
 // stand-in: the real code is neither parsed nor run at start-up, and using it anyway fails loudly.
 // - undici's HTTP/2 client: only reached when a TLS server negotiates h2, which undici 7 offers only

@@ -3,18 +3,15 @@
 // Start-up is the point of the bundle (figures in bench/RESULTS.md):
 // - Dependencies are bundled too. Resolving packages through node_modules and loading their many small
 //   files costs far more than reading one chunk (commander: ~30 ms as a package, a few ms bundled).
-// - undici, most of the code a request-making run loads, is one CommonJS file of its own that the CLI
-//   runs through V8's code cache (src/startup/code-cache.ts); its name carries its content hash, which
-//   also names the cache, so a new build never meets an old cache.
+// - undici is bundled through a cut-down entry (build-plugins.mjs) that loads only Agent and request.
 // - Splitting keeps every lazily imported module (the client, conf, ora, cli-table3,
 //   the sandbox) in chunks that load only when a command's action imports them, so `--version` and
 //   `--help` evaluate the launcher, commander and the command definitions, nothing else.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { standInsPlugin, undiciCorePlugin, undiciScriptBuild, undiciScriptPlugin } from './build-plugins.mjs';
+import { standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -34,11 +31,10 @@ rmSync('dist', { recursive: true, force: true });
 // The CLI, split at its lazy imports. The library is built on its own: built together, every module
 // both reach (errors, version, since, …) became a tiny shared chunk, each a separate file for the
 // CLI to resolve and load at start-up (~0.3 ms apiece).
-const undiciFile = await buildUndiciScript('dist/chunks');
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
-  plugins: [undiciScriptPlugin(undiciFile), standInsPlugin(['commander'])],
+  plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
@@ -49,7 +45,6 @@ await build({
   plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
 });
 giveRequireToHelpers('dist');
-assertUndiciScriptFound('dist/chunks', undiciFile);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
 });
@@ -75,25 +70,4 @@ function giveRequireToHelpers(dir) {
   }
   if (given < 2)
     throw new Error(`build: expected esbuild's __require helper in the CLI and the library, found ${given}`);
-}
-
-/** Writes undici as one CommonJS file into `dir`, named by its content hash; returns the file name. */
-async function buildUndiciScript(dir) {
-  const result = await build({ ...undiciScriptBuild(), write: false, logLevel: 'warning' });
-  const code = result.outputFiles[0].text;
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8).toUpperCase();
-  const name = `undici-${hash}.cjs`;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), code);
-  return name;
-}
-
-/** The loader finds the file by a path relative to its own chunk: that chunk must sit beside it. */
-function assertUndiciScriptFound(dir, file) {
-  const importers = readdirSync(dir).filter(
-    (name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes(`"./${file}"`),
-  );
-  if (importers.length !== 1) {
-    throw new Error(`build: expected one chunk in ${dir} to load ${file}, found ${importers.length}`);
-  }
 }

@@ -1,41 +1,71 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
-// an exit code. `--version` answers before commander or anything heavy loads.
+// an exit code. (bin/leadctl.js answers a bare `--version` before loading this; a program calling
+// main() gets the same answer from commander.)
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
-import { VERSION } from './version.js';
+import { partialFileOf } from './output/partial-note.js';
+import { safeForStderr } from './ui/safe-text.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
-  ignoreClosedStdout(io.stdout);
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout.write(`${VERSION}\n`);
-    return ExitCode.ok;
-  }
+  const stdoutFailure = watchStdout(io.stdout);
   const interrupts = trapInterrupts();
+  let code: number;
   try {
     const { buildProgram } = await import('./program.js');
     const program = buildProgram(io, interrupts.signal);
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
+    code = ExitCode.ok;
   } catch (error) {
     const verbose = argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1';
-    return renderError(interrupts.signal.aborted ? interruptedOr(error) : error, io, verbose);
+    code = renderError(interrupts.signal.aborted ? interruptedOr(error) : error, io, verbose);
   } finally {
     interrupts.release();
   }
+  // Help, completion scripts, config values: whatever a command printed must have reached stdout.
+  const failure = await stdoutFailure();
+  if (failure !== undefined && code === ExitCode.ok) {
+    io.stderr.write(`leadctl: cannot write standard output: ${failure}\n`);
+    return ExitCode.internal;
+  }
+  return code;
 }
 
 function processIo(): Io {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 }
 
+const WRITE_REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EBADF: 'it is closed',
+};
+
 /**
- * `leadctl --help | head -1`: once the reader is gone, further writes fail with EPIPE. That is the
- * reader's choice, not an error, yet without a listener Node crashes with a stack trace. Data output
- * has its own listener in the writer, which turns errors into exit codes; for help and notices there
- * is nothing better to do with a stdout that can't be written than to stop writing to it.
+ * One check for every command that prints: a listener on stdout (without one an error would crash
+ * Node with a stack trace) and, at the end, a write of nothing that resolves once everything before it
+ * was handed over. `leadctl --help | head -1` closes the pipe (EPIPE): the reader's choice, a quiet
+ * exit 0. A full disk or an I/O error (`> /dev/full`) is a failure, exit 1. Data output has its own
+ * listener in the writer, which reports the same way.
  */
-function ignoreClosedStdout(stdout: Io['stdout']): void {
-  stdout.on('error', () => {});
+function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
+  let failure: unknown;
+  stdout.on('error', (error: unknown) => {
+    failure ??= error;
+  });
+  return async () => {
+    // Writes still queued (a pipe) are waited for; a synchronous stream (a file, /dev/full) has
+    // already failed, and says so on the next turn.
+    if (((stdout as { writableLength?: number }).writableLength ?? 0) > 0) {
+      await new Promise<void>((resolve) => {
+        stdout.write('', () => resolve());
+      });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const code = (failure as { code?: unknown } | undefined)?.code;
+    if (failure === undefined || code === 'EPIPE') return undefined;
+    return typeof code === 'string' ? (WRITE_REASONS[code] ?? code) : String(failure);
+  };
 }
 
 /** The first Ctrl-C or SIGTERM aborts the run (requests stop, output is closed); a second one quits at once. */
@@ -82,19 +112,28 @@ function renderError(error: unknown, io: Io, verbose: boolean): number {
     return ExitCode.usage;
   }
   if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;
+  // Messages quote the server and the file system: masked and sanitized like every stderr line.
+  const say = (text: string) => io.stderr.write(`${safeForStderr(text)}\n`);
+  const partial = partialFileOf(error);
+  const partialNote = () => {
+    if (partial !== undefined) say(`the output received so far is in ${partial}`);
+  };
   if (error instanceof LeadError) {
     if (error instanceof InterruptedError) {
-      io.stderr.write('leadctl: interrupted\n');
+      say('leadctl: interrupted');
+      partialNote();
       return error.exitCode;
     }
-    io.stderr.write(`leadctl: ${error.message}\n`);
-    if (error.hint) io.stderr.write(`${error.hint}\n`);
-    if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
+    say(`leadctl: ${error.message}`);
+    if (error.hint) say(error.hint);
+    partialNote();
+    if (verbose && error.stack) say(error.stack);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`leadctl: unexpected error: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else io.stderr.write('run again with --verbose for details, and please report it\n');
+  say(`leadctl: unexpected error: ${message}`);
+  partialNote();
+  if (verbose && error instanceof Error && error.stack) say(error.stack);
+  else say('run again with --verbose for details, and please report it');
   return ExitCode.internal;
 }

@@ -1,9 +1,11 @@
 // The server's own words from an error body, whatever shape it chose: the spec does not fix one, so
 // this reads the common ones (plain `message`, `error`, FastAPI's `detail` list, `errors` arrays,
 // RFC 9457 problem details, Rails-style field maps) and falls back to the first line of plain text.
-// Server text is untrusted and ends up on a terminal: control characters are made visible.
+// Server text is untrusted and ends up on a terminal: it goes through the one sanitizer, oneLine.
+import { oneLine } from '../text/terminal-text.js';
 
-const MAX_LENGTH = 200;
+/** One line, no raw control or invisible characters, capped: the shared sanitizer (src/text/). */
+export { oneLine } from '../text/terminal-text.js';
 
 export function extractServerMessage(body: string, contentType?: string): string | undefined {
   const text = body.trim();
@@ -19,17 +21,6 @@ export function extractServerMessage(body: string, contentType?: string): string
   }
   const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== '');
   return firstLine === undefined ? undefined : oneLine(firstLine);
-}
-
-/** One line, no raw control characters, at most MAX_LENGTH characters. */
-export function oneLine(value: string, max = MAX_LENGTH): string {
-  const visible = value
-    .replace(/\r?\n|\r|\t/g, ' ')
-    // ESC, other C0 controls, DEL and C1 controls: shown as \xNN so no escape sequence reaches a tty.
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-    .replace(/\s+/g, ' ')
-    .trim();
-  return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }
 
 function tryParseJson(text: string, contentType?: string): { ok: true; value: unknown } | { ok: false } {

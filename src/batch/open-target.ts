@@ -1,9 +1,19 @@
-// Where a batch writes, and from where it starts: stdout, a new -o FILE (with FILE.state from the
-// first moment, so a Ctrl-C at any point can be resumed), or a stopped run's FILE.partial reopened by
-// --resume after checking that the input and the output options are the ones it was started with.
+// Where a batch writes, and from where it starts: stdout; a FIFO or device (written directly, not
+// resumable); a new -o FILE (through a partial file, with FILE.state from the first moment, so a
+// Ctrl-C at any point can be resumed); or a stopped run's partial file reopened by --resume after
+// checking the whole state file, the input and the output options, and the partial file's content.
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import type { Renderer } from '../output/index.js';
-import { type BatchOutput, openFileOutput, openStdoutOutput } from './append-output.js';
+import { resolveOutputPath } from '../output/output-path.js';
+import { isPartialNameFor } from '../output/partial-file.js';
+import {
+  type BatchOutput,
+  openDirectOutput,
+  openFileOutput,
+  openStdoutOutput,
+  reopenPartialFile,
+} from './append-output.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,
@@ -14,6 +24,7 @@ import {
   shapeDifferences,
   statePath,
 } from './state.js';
+import { checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
   output: BatchOutput;
@@ -34,31 +45,50 @@ export interface TargetOptions {
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
   const { file, plan, shape, renderer } = options;
   const fresh = freshState(plan, shape);
-  if (file === undefined) {
-    const output = await openStdoutOutput(options.stdout);
+  const where = file === undefined ? ({ kind: 'stdout' } as const) : await resolveOutputPath(file);
+  if (where.kind === 'stdout' || where.kind === 'direct') {
+    if (options.resume) {
+      throw new UsageError('--resume needs -o <file>: the regular file the stopped batch was writing');
+    }
+    const output =
+      where.kind === 'stdout'
+        ? await openStdoutOutput(options.stdout)
+        : await openDirectOutput(file as string, where.path);
     await output.write(renderer.start());
     return { output, stateFile: undefined, state: fresh };
   }
-  const stateFile = statePath(file);
+  const name = file as string;
+  const stateFile = statePath(name);
   const stopped = await loadState(stateFile);
-  if (options.resume) return resumeTarget(file, stateFile, stopped, options);
+  if (options.resume) return resumeTarget(name, where.target, stateFile, stopped, options);
   if (stopped) {
     throw new UsageError(
-      `${stateFile} holds a stopped batch for ${file}`,
+      `${stateFile} holds a stopped batch for ${name}`,
       'continue it with --resume, or delete the .state file to start over',
     );
   }
-  const output = await openFileOutput(file);
-  await output.write(renderer.start());
-  // A table is laid out only once every row is known: there is nothing to resume from.
-  if (shape.format === 'table') return { output, stateFile: undefined, state: fresh };
-  const state = { ...fresh, bytes: output.bytes };
-  await saveState(stateFile, state);
-  return { output, stateFile, state };
+  const output = await openFileOutput(name, where.target, where.existing);
+  try {
+    await output.write(renderer.start());
+    // A table is laid out only once every row is known: there is nothing to resume from.
+    if (shape.format === 'table') return { output, stateFile: undefined, state: fresh };
+    const state: BatchState = {
+      ...fresh,
+      partial: basename(output.partialPath as string),
+      bytes: output.bytes,
+      sha256: output.digest(),
+    };
+    await saveState(stateFile, state, { exclusive: true });
+    return { output, stateFile, state };
+  } catch (error) {
+    await output.discard();
+    throw error;
+  }
 }
 
 async function resumeTarget(
   file: string,
+  target: string,
   stateFile: string,
   stopped: BatchState | undefined,
   { plan, shape, renderer }: TargetOptions,
@@ -70,6 +100,7 @@ async function resumeTarget(
     );
   }
   if (!stopped) throw new UsageError(`nothing to resume: ${stateFile} does not exist`);
+  checkStateAgreement(stateFile, stopped);
   if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
     throw new UsageError(
       'the input changed since the stopped run',
@@ -83,7 +114,15 @@ async function resumeTarget(
       `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
     );
   }
-  const output = await openFileOutput(file, stopped.bytes);
+  // The state names the partial file; it must be one this run could have made for this target.
+  const partial = join(dirname(target), stopped.partial);
+  if (!isPartialNameFor(target, partial)) {
+    throw new UsageError(
+      `${stateFile} is not a batch state file leadctl can resume: partial names another file than ${file}`,
+      'delete it (and the partial file beside it) to start the batch over',
+    );
+  }
+  const output: BatchOutput = await reopenPartialFile(file, target, partial, stopped);
   primeRenderer(renderer, stopped.results);
   return { output, stateFile, state: stopped };
 }
@@ -104,8 +143,10 @@ function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
     input: plan.fingerprint,
     total: plan.unique.length,
     output: shape,
+    partial: '',
     done: 0,
     bytes: 0,
+    sha256: '',
     results: 0,
     searched: 0,
     failed: [],

@@ -16,9 +16,11 @@ import {
 import { type OutputShape, removeState, saveState } from '../batch/state.js';
 import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
+import { createItemRenderer } from '../output/item-sink.js';
+import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { safeForStderr } from '../ui/safe-text.js';
 import type { CommandContext } from './context.js';
-import { createItemRenderer } from './item-output.js';
 import type { SearchFlags } from './search.js';
 import { openSession } from './session.js';
 
@@ -82,11 +84,12 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
             ? (outcome.error.serverMessage ?? outcome.error.message)
             : String(outcome.error);
         ui.stopProgress();
-        io.stderr.write(`leadctl: line ${row.line} (${describeRow(row)}): ${sanitizeForTerminal(message)}\n`);
+        io.stderr.write(`${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): ${message}`)}\n`);
         state.failed.push({ line: row.line, query: row.query, location: row.location, message });
       }
       state.done = index + 1;
       state.bytes = output.bytes;
+      state.sha256 = output.digest();
       if (flags.unique) state.seen = [...seen];
       if (stateFile) await saveState(stateFile, state);
     };
@@ -124,23 +127,37 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     };
     if (!result.stop) {
       await output.write(closing);
-      await output.commit();
+      try {
+        await output.commit();
+      } catch (error) {
+        if (output.partialPath) notePartialFile(error, output.partialPath);
+        throw error;
+      }
       if (stateFile) await removeState(stateFile);
       ui.notice(summaryLine(totals));
       if (totals.failed > 0) throw failedRowsError(totals.failed, total);
       return;
     }
-    // Stopped: close what was written (valid json on stdout; FILE.partial keeps the closing chunk too,
-    // which --resume cuts off again at the recorded length), then say how to go on.
-    await output.write(closing).catch(() => {});
-    await output.abandon();
+    // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
+    // too, which --resume cuts off again at the recorded length), then say how to go on. A file
+    // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
+    const keepsNothing = output.partialPath !== undefined && state.done === 0;
+    if (keepsNothing) {
+      await output.discard();
+      if (stateFile) await removeState(stateFile);
+    } else {
+      await output.write(closing).catch(() => {});
+      await output.abandon();
+    }
     ui.notice(summaryLine(totals));
-    if (stateFile) {
+    if (stateFile && !keepsNothing) {
       ui.notice(
         `Progress is saved in ${stateFile}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
       );
     }
-    throw stopError(result.stop, flags.maxRequests, totals.notRun);
+    const error = stopError(result.stop, flags.maxRequests, totals.notRun);
+    if (!keepsNothing && output.partialPath) notePartialFile(error, output.partialPath);
+    throw error;
   } finally {
     ui.stopProgress();
     await session.close();

@@ -2,12 +2,12 @@
 // order through the paginator.
 import type { LeadClient } from '../api/client.js';
 import { parseSince } from '../api/since.js';
+import { withItemSink } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
 import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
-import { withItemSink } from './item-output.js';
 import type { ListFlags } from './list-command.js';
 import { openSession } from './session.js';
 

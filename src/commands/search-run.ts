@@ -1,10 +1,10 @@
 // One search: validate everything before the request, then write the results like any list.
 import { UsageError } from '../api/errors.js';
+import { withItemSink } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
-import { withItemSink } from './item-output.js';
 import type { SearchFlags } from './search.js';
 import { openSession } from './session.js';
 

@@ -37,8 +37,11 @@ export function addOutputOptions(command: Command): Command {
     .addOption(new Option('--csv', 'shorthand for --format csv').conflicts(['format']))
     .option('--fields <a,b,c>', 'columns / keys to show, in this order', fieldList)
     .option('--no-header', 'csv, tsv and table without the header row')
-    .option('--no-sanitize', "csv: don't neutralize cells a spreadsheet would run as formulas")
-    .option('-o, --output <file>', 'write to <file> (through <file>.partial, renamed on success)');
+    .option('--no-sanitize', "csv, tsv: don't neutralize cells a spreadsheet would run as formulas")
+    .option(
+      '-o, --output <file>',
+      'write to <file> (- is stdout; a FIFO or device directly; a file through a partial file renamed on success)',
+    );
 }
 
 export function addPagingOptions(command: Command): Command {

@@ -1,6 +1,7 @@
 // The keys a profile can store, and the one place that decides what a valid value is: flags,
 // environment, the config file and `config set` all go through parseConfigValue.
 import { UsageError } from '../api/errors.js';
+import { assertKeyTransportIsSafe, resolveApiRoot } from '../api/url.js';
 import { closestMatch } from './suggest.js';
 
 export const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'timeout', 'retries', 'max-wait'] as const;
@@ -97,6 +98,9 @@ export function parseConfigValue<K extends ConfigKey>(
   const trimmed = raw.trim();
   const check = CHECKS[key](trimmed);
   if (!check.ok) throw invalidValueError(key, check.hideValue ? undefined : trimmed, origin, check.expected);
+  // `config set base-url http://example.com` would be saved, then refused by every command: refuse
+  // it now, for the same reason and in the same words.
+  if (key === 'base-url' && origin.kind === 'argument') assertKeyTransportIsSafe(resolveApiRoot(trimmed));
   return check.value as NonNullable<ProfileValues[K]>;
 }
 

@@ -1,6 +1,5 @@
-// Where leadctl keeps its files: the config, and the code cache (src/startup/code-cache.ts). The
-// documented XDG paths hold on every OS (macOS included), so we do not use conf's env-paths default
-// (~/Library/Preferences/...).
+// Where leadctl keeps its config. The documented XDG paths hold on every OS (macOS included), so we do
+// not use conf's env-paths default (~/Library/Preferences/...). leadctl keeps nothing in a cache folder.
 import os from 'node:os';
 import path from 'node:path';
 

@@ -1,11 +1,17 @@
-// Writing one profile through conf (atomic write, file mode 0600). conf is imported here only, lazily.
-// The file is read and checked first with the same reader every command uses: a file it rejects is
-// refused, never overwritten, so a hand-broken config keeps the user's keys.
+// Writing one profile through conf (atomic write, file mode 0600), under a lock so that concurrent
+// writers (a provisioning script running 20 `config set` at once) each see the others' changes.
+// conf and proper-lockfile are imported here only, lazily. The file is read and checked inside the
+// lock with the same reader every command uses: a file it rejects is refused, never overwritten, so a
+// hand-broken config keeps the user's keys.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { configFile } from './paths.js';
+import { makePrivateDir } from './private-dir.js';
 import { describeFsError, type RawProfile, readConfigFile } from './store.js';
+
+/** Waits for other writers: up to about 10 s, which only a stuck process would use up. */
+const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
 
 /**
  * Applies `change` to the stored profile `profile` (created when missing) and saves the file.
@@ -17,42 +23,68 @@ export async function updateProfile(
   profile: string,
   change: (values: RawProfile) => void,
 ): Promise<string> {
-  const file = readConfigFile(configFile(env));
-  const dir = path.dirname(file.path);
+  const filePath = configFile(env);
+  // Check before locking: a broken file is reported at once, not after waiting for a lock.
+  readConfigFile(filePath);
+  const dir = path.dirname(filePath);
+  makePrivateDir(dir);
+  // proper-lockfile is CommonJS: its functions are the default export's.
+  const [{ default: Conf }, { default: lockfile }] = await Promise.all([
+    import('conf'),
+    import('proper-lockfile'),
+  ]);
+
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
   try {
-    ensurePrivateDir(dir);
+    release = await lockfile.lock(filePath, {
+      realpath: false,
+      retries: LOCK_RETRIES,
+      onCompromised: (error) => {
+        compromised = error;
+      },
+    });
+  } catch (error) {
+    throw lockError(filePath, error);
+  }
+  try {
+    const file = readConfigFile(filePath);
     // conf's constructor throws on a blank file (not JSON); it holds nothing, so it can go.
     if (file.exists && Object.keys(file.document).length === 0) fs.rmSync(file.path, { force: true });
-  } catch (error) {
-    throw new UsageError(`cannot create config folder ${dir}: ${describeFsError(error)}`);
+    const values: RawProfile = { ...(Object.hasOwn(file.profiles, profile) ? file.profiles[profile] : {}) };
+    change(values);
+    const profiles = { ...file.profiles, [profile]: values };
+    if (compromised) throw lockError(filePath, compromised);
+    try {
+      const store = new Conf<Record<string, unknown>>({
+        cwd: dir,
+        configName: 'config',
+        projectSuffix: '',
+        configFileMode: 0o600,
+        // Profile names may contain dots: keys are literal, not paths.
+        accessPropertiesByDotNotation: false,
+      });
+      store.set('profiles', profiles);
+    } catch (error) {
+      // The file changed under us despite the lock (a hand edit): conf throws SyntaxError then.
+      const reason = error instanceof SyntaxError ? 'it is not valid JSON' : describeFsError(error);
+      throw new UsageError(`cannot write config file ${file.path}: ${reason}`);
+    }
+    return file.path;
+  } finally {
+    await release().catch(() => {});
   }
-
-  const values: RawProfile = { ...(Object.hasOwn(file.profiles, profile) ? file.profiles[profile] : {}) };
-  change(values);
-  const profiles = { ...file.profiles, [profile]: values };
-
-  const { default: Conf } = await import('conf');
-  try {
-    const store = new Conf<Record<string, unknown>>({
-      cwd: dir,
-      configName: 'config',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      // Profile names may contain dots: keys are literal, not paths.
-      accessPropertiesByDotNotation: false,
-    });
-    store.set('profiles', profiles);
-  } catch (error) {
-    // The file changed under us between our check and conf's read (conf throws SyntaxError then).
-    const reason = error instanceof SyntaxError ? 'it is not valid JSON' : describeFsError(error);
-    throw new UsageError(`cannot write config file ${file.path}: ${reason}`);
-  }
-  return file.path;
 }
 
-/** conf creates missing folders with the default mode (0755 after umask): make ours private first. */
-function ensurePrivateDir(dir: string): void {
-  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // mkdir's mode is filtered by the umask; set it explicitly on the folder we just created.
-  if (created !== undefined && process.platform !== 'win32') fs.chmodSync(dir, 0o700);
+function lockError(file: string, error: unknown): LeadError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ELOCKED') {
+    return new LeadError(`config file ${file} is locked by another leadctl`, {
+      exitCode: ExitCode.internal,
+      hint: `try again; if no other leadctl is running, remove ${file}.lock`,
+    });
+  }
+  return new LeadError(`cannot lock config file ${file}: ${describeFsError(error)}`, {
+    exitCode: ExitCode.internal,
+  });
 }

@@ -1,5 +1,7 @@
 // The settings one run uses: flag > environment > the selected profile's stored value > default.
 // On every command's hot path, so it reads the file with fs and never loads conf.
+
+import { rememberSecret } from '../text/secrets.js';
 import type { ConfigKey, ProfileValues } from './keys.js';
 import { parseConfigValue } from './keys.js';
 import { configFile } from './paths.js';
@@ -82,6 +84,8 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   }
 
   const apiKey = resolve('api-key');
+  // From here on every stderr line masks it, whatever a server echoes back.
+  if (apiKey) rememberSecret(apiKey.value);
   const baseUrl = resolve('base-url');
   const format = storedValue(stored, 'format', origin);
   return {

@@ -1,12 +1,20 @@
-// Reading the config file: with plain fs, since every command reads it and conf costs ~100 ms to load.
-// The file is checked here and a broken one is reported, never wiped: writes (profile-writer.ts) refuse
-// to touch a file this reader rejects.
+// Reading the config file: with plain fs, since every command reads it and conf is slow to load.
+// The file's shape is checked here with a zod schema (values by keys.ts, the one place that decides
+// what a valid value is) and a broken file is reported, never wiped: writes (profile-writer.ts) refuse
+// to touch a file this reader rejects. The file's and its folder's modes are checked too.
 //
 // Layout: { "profiles": { "<name>": { "api-key": "...", "base-url": "...", "timeout": 30, ... } } }.
 // Profiles sit under one top-level key so other top-level settings can be added later without
 // colliding with a profile's name. Unknown top-level keys are kept as they are on write.
 import fs from 'node:fs';
+import { dirname } from 'node:path';
+import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+
+/** The file's structure: an object, whose `profiles` (if any) maps names to objects of values. */
+const CONFIG_DOCUMENT = z.looseObject({
+  profiles: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+});
 
 export type RawProfile = Record<string, unknown>;
 
@@ -39,7 +47,7 @@ export function readConfigFile(path: string): ConfigFileContents {
       return { path, exists: false, document: {}, profiles: {}, warnings: [] };
     throw new UsageError(`cannot read config file ${path}: ${describeFsError(error)}`);
   }
-  const warnings = permissionWarnings(path, mode);
+  const warnings = [...permissionWarnings(path, mode), ...folderWarnings(dirname(path))];
   // A blank file (`touch config.json`) holds nothing: treat it as empty rather than as broken.
   if (text.trim() === '') return { path, exists: true, document: {}, profiles: {}, warnings };
   const document = parseDocument(path, text);
@@ -49,7 +57,13 @@ export function readConfigFile(path: string): ConfigFileContents {
       `unknown top-level key ${JSON.stringify(key)} in config file ${path} is ignored; profiles go under "profiles"`,
     );
   }
-  return { path, exists: true, document, profiles: checkProfiles(path, document), warnings };
+  return {
+    path,
+    exists: true,
+    document,
+    profiles: (document.profiles ?? {}) as Record<string, RawProfile>,
+    warnings,
+  };
 }
 
 function parseDocument(path: string, text: string): Record<string, unknown> {
@@ -61,30 +75,20 @@ function parseDocument(path: string, text: string): Record<string, unknown> {
       `config file ${path} is not valid JSON (${describeJsonError(error, text)}); fix or remove it`,
     );
   }
-  if (!isPlainObject(parsed)) {
-    throw new UsageError(
-      `config file ${path} must hold a JSON object, found ${describeType(parsed)}; fix or remove it`,
-    );
-  }
-  return parsed;
+  const checked = CONFIG_DOCUMENT.safeParse(parsed, { reportInput: true });
+  if (!checked.success) throw structureError(path, checked.error.issues[0] as z.core.$ZodIssue);
+  return checked.data;
 }
 
-function checkProfiles(path: string, document: Record<string, unknown>): Record<string, RawProfile> {
-  if (!Object.hasOwn(document, 'profiles')) return {};
-  const profiles = document.profiles;
-  if (!isPlainObject(profiles)) {
-    throw new UsageError(
-      `"profiles" in config file ${path} must be an object, found ${describeType(profiles)}`,
-    );
+/** `"profiles" in config file X must be an object, found a string`: what, where, and what was found. */
+function structureError(path: string, issue: z.core.$ZodIssue): UsageError {
+  const found = describeType(issue.input);
+  const [first, name] = issue.path;
+  if (first === undefined) {
+    return new UsageError(`config file ${path} must hold a JSON object, found ${found}; fix or remove it`);
   }
-  for (const [name, profile] of Object.entries(profiles)) {
-    if (!isPlainObject(profile)) {
-      throw new UsageError(
-        `profile ${JSON.stringify(name)} in config file ${path} must be an object, found ${describeType(profile)}`,
-      );
-    }
-  }
-  return profiles as Record<string, RawProfile>;
+  const subject = name === undefined ? `"${String(first)}"` : `profile ${JSON.stringify(String(name))}`;
+  return new UsageError(`${subject} in config file ${path} must be an object, found ${found}`);
 }
 
 function permissionWarnings(path: string, mode: number): string[] {
@@ -92,6 +96,20 @@ function permissionWarnings(path: string, mode: number): string[] {
   if (process.platform === 'win32' || (mode & 0o077) === 0) return [];
   const octal = (mode & 0o777).toString(8);
   return [`config file ${path} is readable by group or others (mode ${octal}); run: chmod 600 ${path}`];
+}
+
+/** The folder holds the key's file, its lock and conf's temporary files: private like the file. */
+function folderWarnings(dir: string): string[] {
+  if (process.platform === 'win32') return [];
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode;
+  } catch {
+    return [];
+  }
+  if ((mode & 0o077) === 0) return [];
+  const octal = (mode & 0o777).toString(8);
+  return [`config folder ${dir} is open to group or others (mode ${octal}); run: chmod 700 ${dir}`];
 }
 
 /**

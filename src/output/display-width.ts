@@ -4,11 +4,15 @@
 // it by UTF-16 code units, which can split an emoji into a lone surrogate. So the table renderer
 // truncates cells itself, grapheme by grapheme, with this measure, which follows string-width 4's
 // rules (emoji sequences 2, East Asian wide 2, combining marks 0) so that both agree on a cell's width.
+// Zero-width characters count 0; in a table they never reach cli-table3 (whose measure counts them 1)
+// since the sanitizer shows them as visible escapes, the one way both measures agree.
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const EMOJI_GRAPHEME = /\p{Extended_Pictographic}/u;
 const EMOJI_STYLE = /\p{Emoji_Presentation}|\uFE0F|\u200D|\p{Emoji_Modifier}/u;
+/** Invisible format characters (zero-width space and joiners, bidi controls, BOM): no column at all. */
+const ZERO_WIDTH = /\p{Cf}/u;
 
 /** East Asian Wide and Fullwidth ranges, as is-fullwidth-code-point 3 (string-width 4) counts them. */
 function isWideCodePoint(code: number): boolean {
@@ -40,6 +44,7 @@ function graphemeWidth(grapheme: string): number {
     const code = char.codePointAt(0) ?? 0;
     if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) continue;
     if (code >= 0x300 && code <= 0x36f) continue;
+    if (ZERO_WIDTH.test(char)) continue;
     width += isWideCodePoint(code) ? 2 : 1;
   }
   return width;

@@ -47,7 +47,7 @@ export class StreamSink implements Sink {
   }
 }
 
-/** An open file; node's handle.write may write less than asked, so loop until all bytes are out. */
+/** An open file, FIFO or device; node's handle.write may write less than asked, so loop until all bytes are out. */
 export class FileSink implements Sink {
   constructor(
     private readonly handle: FileHandle,
@@ -63,6 +63,8 @@ export class FileSink implements Sink {
         offset += bytesWritten;
       }
     } catch (error) {
+      // A FIFO or /dev/fd/N whose reader went away (`-o >(head -1)`): the reader's choice, as on stdout.
+      if (errorCode(error) === 'EPIPE') throw new BrokenPipeError(`${this.name} was closed by its reader`);
       throw writeFailure(this.name, error);
     }
   }

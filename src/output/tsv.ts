@@ -2,11 +2,14 @@
 // field a backslash is written \\, tab \t, LF \n, CR \r; every other control character or
 // terminal-unsafe character gets the same visible escape as in a table (\x1b, \u009b, \u202e), so
 // "\xHH" and "\uHHHH" stand for that code point. Reading back: split on tab, then undo the escapes.
+// Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
+// --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
 import { cellText, columnsFor, fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
+import { guardFormula } from './formula.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from './sanitize.js';
 
-const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'g');
+const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'gu');
 
 export function escapeTsvField(text: string): string {
   return text.replace(UNSAFE_IN_TSV, (char) => (char === '\\' ? '\\\\' : visibleEscape(char)));
@@ -15,9 +18,11 @@ export function escapeTsvField(text: string): string {
 export function createTsvRenderer(options: RenderOptions): Renderer {
   const columns = columnsFor(options.fields, options.defaultFields);
   const line = (cells: readonly string[]) => `${cells.map(escapeTsvField).join('\t')}\n`;
+  const guard = options.sanitize ? guardFormula : (text: string) => text;
   return {
+    // Header names come from the spec or the user's own --fields: never guarded.
     start: () => (options.header ? line(columns) : ''),
-    row: (item) => line(columns.map((column) => cellText(fieldValue(item, column)))),
+    row: (item) => line(columns.map((column) => guard(cellText(fieldValue(item, column))))),
     finish: () => '',
   };
 }

@@ -1,26 +1,33 @@
-// The one place output bytes leave the process: stdout, or -o FILE through FILE.partial.
+// The one place output bytes leave the process: stdout, a FIFO or device written directly, or -o FILE
+// through a partial file renamed over FILE on success (output-path.ts says which is which).
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
 // few hundred writes rather than 200k. A batch that is not full is still written on the next turn
 // of the event loop, so streamed output (json as pages arrive) shows up without waiting for 64 KB.
-import { open, rename, stat } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { resolveOutputPath } from './output-path.js';
+import { createPartialFile } from './partial-file.js';
 import { FileSink, type Sink, StreamSink } from './sinks.js';
 import { reasonOf, writeFailure } from './write-errors.js';
 
 export { BrokenPipeError } from './write-errors.js';
 
 export interface OutputTarget {
+  /** The partial file of an -o FILE while it is written; undefined for stdout and direct targets. */
+  readonly partialPath: string | undefined;
   /** Queue a chunk; resolves once it may be followed (backpressure). '' is a no-op. */
   write(chunk: string): Promise<void>;
-  /** Success: write what is left, close, rename FILE.partial -> FILE. */
+  /** Success: write what is left, close, rename the partial file over FILE. */
   commit(): Promise<void>;
-  /** Failure or interrupt: write what is left, close, leave FILE.partial. Never throws. */
+  /** Failure or interrupt: write what is left, close, keep the partial file. Never throws. */
   abandon(): Promise<void>;
+  /** Failure before anything worth keeping was written: close and remove the partial file. Never throws. */
+  discard(): Promise<void>;
 }
 
 export interface OpenOutputOptions {
-  /** -o FILE; undefined = stdout. */
+  /** -o FILE; undefined or `-` = stdout. */
   file?: string;
   stdout: NodeJS.WritableStream;
   /** Batch size before a write is forced (default 64 KB; 0 writes every chunk at once). */
@@ -34,27 +41,47 @@ const QUEUED: Promise<void> = Promise.resolve();
 
 export async function openOutput(options: OpenOutputOptions): Promise<OutputTarget> {
   const bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
-  if (options.file === undefined) return new BufferedOutput(new StreamSink(options.stdout), bufferBytes);
-
   const file = options.file;
-  const partial = `${file}.partial`;
-  // Refuse a directory now rather than after a long export, when the final rename would fail.
-  const existing = await stat(file).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`cannot write ${file}: is a directory`);
-  try {
-    // 0o644 before the umask: lead data is never group- or world-writable, even with umask 0.
-    const handle = await open(partial, 'w', 0o644);
-    const finish = async () => {
+  // Resolved now, before the first request: a directory or a missing folder fails at once.
+  const where = file === undefined ? ({ kind: 'stdout' } as const) : await resolveOutputPath(file);
+  if (where.kind === 'stdout') return new BufferedOutput(new StreamSink(options.stdout), bufferBytes);
+  const name = file as string;
+  if (where.kind === 'direct') {
+    const handle = await openOrRefuse(name, () => openDirect(where.path));
+    return new BufferedOutput(new FileSink(handle, name), bufferBytes);
+  }
+  const { handle, path } = await openOrRefuse(name, () => createPartialFile(where.target, where.existing));
+  return new BufferedOutput(new FileSink(handle, path), bufferBytes, {
+    path,
+    commit: async () => {
       try {
-        await rename(partial, file);
+        await rename(path, where.target);
       } catch (error) {
-        throw writeFailure(file, error);
+        throw writeFailure(name, error);
       }
-    };
-    return new BufferedOutput(new FileSink(handle, partial), bufferBytes, finish);
+    },
+  });
+}
+
+/**
+ * A FIFO, device or inherited descriptor, opened as the shell's `>>` would: appending, so that
+ * `-o /dev/stdout >> log` adds to the log rather than writing over its start.
+ */
+export function openDirect(path: string): Promise<FileHandle> {
+  return open(path, 'a');
+}
+
+async function openOrRefuse<T>(file: string, opening: () => Promise<T>): Promise<T> {
+  try {
+    return await opening();
   } catch (error) {
     throw new UsageError(`cannot write ${file}: ${reasonOf(error)}`);
   }
+}
+
+interface PartialHandling {
+  path: string;
+  commit(): Promise<void>;
 }
 
 class BufferedOutput implements OutputTarget {
@@ -69,8 +96,12 @@ class BufferedOutput implements OutputTarget {
   constructor(
     private readonly sink: Sink,
     private readonly bufferBytes: number,
-    private readonly onCommit?: () => Promise<void>,
+    private readonly partial?: PartialHandling,
   ) {}
+
+  get partialPath(): string | undefined {
+    return this.partial?.path;
+  }
 
   write(chunk: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('output is already closed'));
@@ -93,7 +124,7 @@ class BufferedOutput implements OutputTarget {
       throw error;
     }
     await this.sink.close();
-    await this.onCommit?.();
+    await this.partial?.commit();
   }
 
   async abandon(): Promise<void> {
@@ -101,6 +132,15 @@ class BufferedOutput implements OutputTarget {
     this.closed = true;
     await this.flush().catch(() => {});
     await this.sink.close().catch(() => {});
+  }
+
+  async discard(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.chunks = [];
+    await this.inFlight.catch(() => {});
+    await this.sink.close().catch(() => {});
+    if (this.partial) await rm(this.partial.path, { force: true }).catch(() => {});
   }
 
   private scheduleFlush(): void {

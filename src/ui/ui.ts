@@ -1,6 +1,8 @@
 // Everything a person reads about a run goes through here, to stderr: notices, warnings, the
-// --verbose request log and the progress line. stdout never sees any of it.
+// --verbose request log and the progress line. stdout never sees any of it. Every line is masked and
+// sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
+import { safeForStderr } from './safe-text.js';
 
 export interface UiOptions {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -39,7 +41,9 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   let ticker: NodeJS.Timeout | undefined;
 
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.
-  const writeLine = (line: string) => {
+  // Colour goes around a line after it is made safe, so that only our own escapes reach the terminal.
+  const writeLine = (text: string, style: (safe: string) => string = (safe) => safe) => {
+    const line = style(safeForStderr(text));
     if (spinner?.isSpinning) {
       spinner.clear();
       stderr.write(`${line}\n`);
@@ -54,18 +58,19 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   return {
     quiet,
     notice: (message) => {
-      if (!quiet) writeLine(dim(message));
+      if (!quiet) writeLine(message, dim);
     },
     warn: (message) => {
-      if (!quiet) writeLine(yellow(`leadctl: warning: ${message}`));
+      if (!quiet) writeLine(`leadctl: warning: ${message}`, yellow);
     },
     debug: (message) => {
       if (verbose) writeLine(message);
     },
     progress: (text) => {
       if (!ora) return;
-      if (!spinner) spinner = ora({ text, stream: stderr, color: 'cyan', isEnabled: true }).start();
-      else spinner.text = text;
+      const shown = safeForStderr(text);
+      if (!spinner) spinner = ora({ text: shown, stream: stderr, color: 'cyan', isEnabled: true }).start();
+      else spinner.text = shown;
     },
     stopProgress: () => {
       clearInterval(ticker);
@@ -75,7 +80,7 @@ export async function createUi(options: UiOptions): Promise<Ui> {
     countdown: (ms, describe) => {
       if (quiet) return;
       if (!ora) {
-        writeLine(dim(describe(Math.ceil(ms / 1000))));
+        writeLine(describe(Math.ceil(ms / 1000)), dim);
         return;
       }
       const previous = spinner?.text;
@@ -83,7 +88,7 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       const show = () => {
         const left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
         if (!spinner) spinner = ora({ text: '', stream: stderr, isEnabled: true }).start();
-        spinner.text = describe(left);
+        spinner.text = safeForStderr(describe(left));
         if (left === 0) {
           clearInterval(ticker);
           if (previous === undefined) {

@@ -62,7 +62,7 @@ describe.each([
   ['csv', ['--csv']],
   ['json with --unique', ['--json', '--unique']],
 ])('a 429 mid-batch, then --resume (%s)', (_name, options) => {
-  it('stops cleanly with exit 5, keeps .partial and .state, and resumes to the uninterrupted file', async () => {
+  it('stops cleanly with exit 5, keeps the partial file and .state, and resumes to the uninterrupted file', async () => {
     const { dir, input } = await workspace();
     const out = join(dir, 'leads.out');
     // Two live searches this month, then 429 with a retryAfter weeks away: beyond any --max-wait.
@@ -72,9 +72,10 @@ describe.each([
     expect(stopped.stderr).toMatch(/^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m);
     expect(stopped.stderr).toContain(`Progress is saved in ${out}.state; continue with:`);
     expect(existsSync(out)).toBe(false);
-    expect(existsSync(`${out}.partial`)).toBe(true);
     const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
     expect(state.done).toBe(2);
+    expect(existsSync(join(dir, state.partial))).toBe(true);
+    expect(stopped.stderr).toContain(`the output received so far is in ${join(dir, state.partial)}`);
 
     const fresh = await sandboxWith();
     const resumed = await run(fresh, ['--input', input, '-o', out, '--resume', ...options]);
@@ -88,7 +89,7 @@ describe.each([
       { query: 'dentist', location: 'Waco' },
     ]);
     expect(resumed.stderr).toMatch(/^6 searched, 0 failed, 1 skipped as duplicate; \d+ results$/m);
-    expect(existsSync(`${out}.partial`)).toBe(false);
+    expect(existsSync(join(dir, state.partial))).toBe(false);
     expect(existsSync(`${out}.state`)).toBe(false);
     expect((await readFile(out)).equals(await uninterrupted(input, dir, options))).toBe(true);
   });
@@ -110,7 +111,7 @@ describe('--max-requests, then --resume', () => {
 });
 
 describe('Ctrl-C, then --resume', () => {
-  it('exits 130 leaving .partial and .state, and --resume completes the same file', async () => {
+  it('exits 130 leaving the partial file and .state, and --resume completes the same file', async () => {
     const { dir, input } = await workspace();
     const out = join(dir, 'leads.csv');
     const first = await sandboxWith();
@@ -134,8 +135,12 @@ describe('Ctrl-C, then --resume', () => {
       /^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m,
     );
     expect(existsSync(out)).toBe(false);
-    expect(existsSync(`${out}.partial`)).toBe(true);
-    expect(JSON.parse(await readFile(`${out}.state`, 'utf8')).done).toBe(2);
+    const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
+    expect(state.done).toBe(2);
+    expect(existsSync(join(dir, state.partial))).toBe(true);
+    expect(String(interrupted.stderr)).toContain(
+      `the output received so far is in ${join(dir, state.partial)}`,
+    );
 
     const fresh = await sandboxWith();
     const resumed = await run(fresh, ['--input', input, '-o', out, '--csv', '--resume']);

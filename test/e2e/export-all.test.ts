@@ -162,7 +162,7 @@ describe('leadctl leads --all', () => {
     }
   });
 
-  it('Ctrl-C writes the complete rows received, leaves FILE.partial, exits 130', async () => {
+  it('Ctrl-C writes the complete rows received, leaves the partial file it names, exits 130', async () => {
     const slow = await sandboxWith({ leads: 1_000, latencyMs: 300 });
     const file = join(home, 'interrupted.csv');
     let pages = 0;
@@ -195,7 +195,9 @@ describe('leadctl leads --all', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(existsSync(file)).toBe(false);
-    const rows = readFileSync(`${file}.partial`, 'utf8').trimEnd().split('\r\n');
+    const partial = /^the output received so far is in (.+)$/m.exec(String(r.stderr))?.[1] as string;
+    expect(partial).toMatch(/interrupted\.csv\.[0-9a-f]{8}\.partial$/);
+    const rows = readFileSync(partial, 'utf8').trimEnd().split('\r\n');
     expect(rows[0]).toBe('id,name,address,phone,website,rating,review_count,category,saved_at');
     expect(rows.length - 1).toBeGreaterThanOrEqual(100);
     expect((rows.length - 1) % 100).toBe(0);

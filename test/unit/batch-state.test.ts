@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { openFileOutput } from '../../src/batch/append-output.js';
+import { describe, expect, it } from 'vitest';
+import { openFileOutput, reopenPartialFile } from '../../src/batch/append-output.js';
 import {
   type BatchState,
   loadState,
@@ -10,20 +10,20 @@ import {
   saveState,
   shapeDifferences,
 } from '../../src/batch/state.js';
+import { checkStateAgreement } from '../../src/batch/state-check.js';
+import { tempDir } from '../helpers/temp.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'leadctl-batch-'));
-});
-
-const shape = { format: 'csv', fields: null, header: true, sanitize: true, unique: false };
+const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const state: BatchState = {
-  version: 1,
-  input: 'abc',
+  version: 2,
+  input: sha('input'),
   total: 3,
   output: shape,
+  partial: 'out.csv.0123abcd.partial',
   done: 1,
   bytes: 42,
+  sha256: sha('x'),
   results: 20,
   searched: 1,
   failed: [],
@@ -32,6 +32,7 @@ const state: BatchState = {
 
 describe('state file', () => {
   it('round-trips and leaves no temporary file behind', async () => {
+    const dir = tempDir();
     const file = join(dir, 'out.csv.state');
     await saveState(file, state);
     expect(await loadState(file)).toEqual(state);
@@ -40,17 +41,53 @@ describe('state file', () => {
     expect(await loadState(file)).toBeUndefined();
   });
 
-  it('refuses a file that is not a state file rather than guessing', async () => {
-    const file = join(dir, 'x.state');
-    await writeFile(file, '{"hello": 1}');
-    await expect(loadState(file)).rejects.toThrow(/is not a batch state file/);
-    await writeFile(file, 'not json');
-    await expect(loadState(file)).rejects.toThrow(/is not a batch state file/);
+  it('an exclusive save refuses to replace a state file another run created', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'out.csv.state');
+    await saveState(file, state, { exclusive: true });
+    await expect(saveState(file, state, { exclusive: true })).rejects.toThrow(/created by another batch/);
+    expect(await readdir(dir)).toEqual(['out.csv.state']);
+  });
+
+  it.each([
+    ['not JSON', 'not json', /it is not valid JSON/],
+    ['another version', '{"version": 1}', /another version of leadctl \(state version 1\)/],
+    ['a wrong type', JSON.stringify({ ...state, done: '1' }), /: done: expected a number$/],
+    ['a negative count', JSON.stringify({ ...state, bytes: -1 }), /: bytes: expected 0 or more$/],
+    ['a fraction', JSON.stringify({ ...state, results: 1.5 }), /: results: expected a whole number$/],
+    [
+      'a bad format',
+      JSON.stringify({ ...state, output: { ...shape, format: 'xml' } }),
+      /output\.format: expected "table" or/,
+    ],
+    [
+      'a partial elsewhere',
+      JSON.stringify({ ...state, partial: '../x.1234abcd.partial' }),
+      /partial: is not in the expected form/,
+    ],
+    ['an unknown key', JSON.stringify({ ...state, extra: 1 }), /unknown key "extra"/],
+  ])('refuses %s, saying where and what (exit 2)', async (_name, text, message) => {
+    const file = join(tempDir(), 'x.state');
+    await writeFile(file, text);
+    const loading = loadState(file);
+    await expect(loading).rejects.toThrow(message);
+    await expect(loading).rejects.toMatchObject({ exitCode: 2 });
+  });
+
+  it.each([
+    ['done beyond total', { done: 4 }, /done \(4\) is more than total \(3\)/],
+    ['counts that do not add up', { searched: 0 }, /do not add up to done/],
+    ['seen without --unique', { output: { ...shape, unique: false } }, /not --unique/],
+    ['more seen than results', { results: 0, seen: ['a'] }, /more than the 0 results/],
+    ['results with no bytes', { bytes: 0 }, /bytes is 0/],
+  ])('refuses a state whose numbers disagree: %s', (_name, change, message) => {
+    expect(() => checkStateAgreement('x.state', { ...state, ...change } as BatchState)).toThrow(message);
   });
 
   it('names the output options that differ, as the stopped run had them', () => {
-    expect(shapeDifferences(shape, shape)).toEqual([]);
-    expect(shapeDifferences(shape, { ...shape, format: 'json', unique: true, fields: ['name'] })).toEqual([
+    const plain = { ...shape, unique: false };
+    expect(shapeDifferences(plain, plain)).toEqual([]);
+    expect(shapeDifferences(plain, { ...plain, format: 'json', unique: true, fields: ['name'] })).toEqual([
       '--format csv',
       'no --fields',
       'no --unique',
@@ -58,33 +95,51 @@ describe('state file', () => {
   });
 });
 
-describe('openFileOutput', () => {
-  it('writes FILE.partial, counts bytes (not characters) and renames on commit', async () => {
+describe('batch output files', () => {
+  it('writes a partial file, counts and hashes bytes (not characters) and renames on commit', async () => {
+    const dir = tempDir();
     const file = join(dir, 'out.csv');
-    const output = await openFileOutput(file);
+    const output = await openFileOutput(file, file, undefined);
     await output.write('café,');
     await output.write('ok\n');
     expect(output.bytes).toBe(9);
-    expect(await readFile(`${file}.partial`, 'utf8')).toBe('café,ok\n');
+    expect(output.digest()).toBe(sha('café,ok\n'));
+    expect(await readFile(output.partialPath as string, 'utf8')).toBe('café,ok\n');
     await output.commit();
     expect(await readFile(file, 'utf8')).toBe('café,ok\n');
     expect(await readdir(dir)).toEqual(['out.csv']);
   });
 
-  it('on resume cuts the .partial back to the recorded length, then appends', async () => {
+  it('on resume checks the recorded prefix, cuts the rest off, then appends', async () => {
+    const dir = tempDir();
     const file = join(dir, 'out.json');
-    await writeFile(`${file}.partial`, '[\n{"a":1},\n{"a":2}\n]\n{"half');
-    const output = await openFileOutput(file, 18);
+    const partial = join(dir, 'out.json.0123abcd.partial');
+    await writeFile(partial, '[\n{"a":1},\n{"a":2}\n]\n{"half');
+    const output = await reopenPartialFile(file, file, partial, {
+      bytes: 18,
+      sha256: sha('[\n{"a":1},\n{"a":2}'),
+    });
     expect(output.bytes).toBe(18);
     await output.write(',\n{"a":3}');
+    expect(output.digest()).toBe(sha('[\n{"a":1},\n{"a":2},\n{"a":3}'));
     await output.abandon();
-    expect(await readFile(`${file}.partial`, 'utf8')).toBe('[\n{"a":1},\n{"a":2},\n{"a":3}');
+    expect(await readFile(partial, 'utf8')).toBe('[\n{"a":1},\n{"a":2},\n{"a":3}');
   });
 
-  it('refuses to resume when the .partial is missing or shorter than recorded', async () => {
+  it('refuses to resume from a missing, short, changed or linked partial file', async () => {
+    const dir = tempDir();
     const file = join(dir, 'out.csv');
-    await expect(openFileOutput(file, 10)).rejects.toThrow(/is missing/);
-    await writeFile(`${file}.partial`, 'abc');
-    await expect(openFileOutput(file, 10)).rejects.toThrow(/shorter than the stopped run left it/);
+    const partial = join(dir, 'out.csv.0123abcd.partial');
+    const expected = { bytes: 3, sha256: sha('abc') };
+    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/cannot open .*no such/);
+    await writeFile(partial, 'ab');
+    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/shorter than the 3/);
+    await writeFile(partial, 'abX');
+    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/was changed since/);
+    const real = join(dir, 'elsewhere');
+    await writeFile(real, 'abc');
+    const linked = join(dir, 'out.csv.4567abcd.partial');
+    await symlink(real, linked);
+    await expect(reopenPartialFile(file, file, linked, expected)).rejects.toThrow(/cannot open/);
   });
 });

@@ -23,7 +23,13 @@ describe('summaryLine', () => {
   });
 
   it('spells the resume command with the output options to repeat, quoted for a shell', () => {
-    const shape = { format: 'csv', fields: ['name', 'phone'], header: false, sanitize: true, unique: true };
+    const shape = {
+      format: 'csv' as const,
+      fields: ['name', 'phone'],
+      header: false,
+      sanitize: true,
+      unique: true,
+    };
     expect(resumeCommand('my searches.csv', "it's.csv", shape)).toBe(
       "leadctl search --input 'my searches.csv' -o 'it'\\''s.csv' --resume --format csv --fields name,phone --no-header --unique",
     );

@@ -183,3 +183,10 @@ describe('the table on a narrow terminal', () => {
     expect(out).not.toContain('05:59:31');
   });
 });
+
+describe('displayWidth', () => {
+  it('counts zero-width and other invisible format characters as no column', () => {
+    expect(displayWidth('a\u200bb\u200c\u2060\ufeffc\u202e')).toBe(3);
+    expect(displayWidth('👩‍💻')).toBe(2);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeForTerminal } from '../../src/output/index.js';
+import { capLength, oneLine } from '../../src/text/terminal-text.js';
 
 describe('sanitizeForTerminal', () => {
   it.each([
@@ -15,6 +16,11 @@ describe('sanitizeForTerminal', () => {
     ['\u202eevil\u202c', '\\u202eevil\\u202c'],
     ['\u202a\u202b\u202d\u2066\u2067\u2068\u2069', '\\u202a\\u202b\\u202d\\u2066\\u2067\\u2068\\u2069'],
     ['line\u2028sep', 'line\\u2028sep'],
+    ['zero\u200bwidth\u200c\u2060\ufeff', 'zero\\u200bwidth\\u200c\\u2060\\ufeff'],
+    ['lone\u200djoiner', 'lone\\u200djoiner'],
+    ['soft\u00adhyphen', 'soft\\u00adhyphen'],
+    ['tag\u{e0041}\u{e0042}', 'tag\\u{e0041}\\u{e0042}'],
+    ['filler\u3164', 'filler\\u3164'],
   ])('escapes %j visibly', (input, expected) => {
     expect(sanitizeForTerminal(input)).toBe(expected);
   });
@@ -25,4 +31,15 @@ describe('sanitizeForTerminal', () => {
       expect(sanitizeForTerminal(text)).toBe(text);
     },
   );
+});
+
+describe('oneLine, for server text quoted in a message', () => {
+  it('puts it on one line, sanitized, and caps it', () => {
+    expect(oneLine('a\nb\t\u202ec')).toBe('a b \\u202ec');
+    expect(oneLine('x'.repeat(300))).toBe(`${'x'.repeat(199)}…`);
+  });
+
+  it('never cuts a character in two', () => {
+    expect(capLength('😀😀😀', 2)).toBe('😀…');
+  });
 });

@@ -41,30 +41,40 @@ describe('openOutput to a file', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes FILE.partial and renames it to FILE on commit', async () => {
+  it('writes FILE.<random>.partial and renames it to FILE on commit', async () => {
     const file = join(dir, 'leads.csv');
     const target = await openOutput({ file, stdout: process.stdout });
+    const partial = target.partialPath as string;
+    expect(partial).toMatch(/\/leads\.csv\.[0-9a-f]{8}\.partial$/);
     await target.write('id,name\r\n');
     await target.write('');
     await target.write('1,Café 東京 😀\r\n');
-    expect(existsSync(`${file}.partial`)).toBe(true);
+    expect(existsSync(partial)).toBe(true);
     expect(existsSync(file)).toBe(false);
     await target.commit();
-    expect(existsSync(`${file}.partial`)).toBe(false);
+    expect(existsSync(partial)).toBe(false);
     expect(await readFile(file, 'utf8')).toBe('id,name\r\n1,Café 東京 😀\r\n');
     expect((await stat(file)).mode & 0o777).toBe(0o644 & ~process.umask());
   });
 
-  it('leaves FILE.partial with everything written so far on abandon, and no FILE', async () => {
+  it('leaves the partial file with everything written so far on abandon, and no FILE', async () => {
     const file = join(dir, 'leads.json');
     const target = await openOutput({ file, stdout: process.stdout });
     await target.write('[\n{"id":1}');
     await target.abandon();
     expect(existsSync(file)).toBe(false);
-    expect(await readFile(`${file}.partial`, 'utf8')).toBe('[\n{"id":1}');
+    expect(await readFile(target.partialPath as string, 'utf8')).toBe('[\n{"id":1}');
   });
 
-  it('truncates a stale FILE.partial and replaces an existing FILE', async () => {
+  it('removes the partial file on discard, leaving no file at all', async () => {
+    const file = join(dir, 'leads.json');
+    const target = await openOutput({ file, stdout: process.stdout });
+    await target.discard();
+    expect(existsSync(target.partialPath as string)).toBe(false);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('leaves a stale FILE.partial alone and replaces an existing FILE', async () => {
     const file = join(dir, 'out.txt');
     await writeFile(`${file}.partial`, 'stale stale stale');
     await writeFile(file, 'old');
@@ -72,6 +82,7 @@ describe('openOutput to a file', () => {
     await target.write('new');
     await target.commit();
     expect(await readFile(file, 'utf8')).toBe('new');
+    expect(await readFile(`${file}.partial`, 'utf8')).toBe('stale stale stale');
   });
 
   it('refuses a missing folder or a directory with a usage error that names the file', async () => {

@@ -1,18 +1,24 @@
-// The one place items are written: picks the format and columns, opens stdout or the -o file, and
-// streams rows through the renderer. On any failure or interrupt the rows already received are
-// still written, and an -o file stays <file>.partial.
-import { createRenderer } from '../output/index.js';
-import { openOutput } from '../output/writer.js';
+// The one place items are written: picks the format and columns, opens stdout or the -o target, and
+// streams rows through the renderer. On a failure or interrupt the rows already received are still
+// written and kept in the partial file, whose path is attached to the error for the CLI to print; a
+// run that received no item leaves no file behind.
+import type { CommandContext } from '../commands/context.js';
+import { colorAllowed } from '../commands/context.js';
+import { chooseFormat, type FormatName, type OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
-import { type CommandContext, colorAllowed } from './context.js';
-import { chooseFormat, type FormatName, type OutputFlags } from './shared-options.js';
+import { createRenderer } from './index.js';
+import { notePartialFile } from './partial-note.js';
+import { openOutput } from './writer.js';
 
 export interface ItemSink {
   readonly format: FormatName;
   /** Items in one write (a page at a time, rather than an await per item). */
   writeAll(items: readonly Record<string, unknown>[]): Promise<void>;
-  /** Closes the output: renames an -o file into place when `ok`, else leaves it as .partial. */
-  close(ok: boolean): Promise<void>;
+  /**
+   * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
+   * rows were written (and returns its path), or removes it when none were.
+   */
+  close(ok: boolean): Promise<string | undefined>;
 }
 
 export interface ItemSinkOptions {
@@ -23,10 +29,15 @@ export interface ItemSinkOptions {
   storedFormat: string | undefined;
 }
 
+/** `-o -` is stdout, like no -o at all. */
+export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
+  return flags.output === undefined || flags.output === '-';
+}
+
 /** The format (flags, profile, or what stdout is) and its renderer, fitted to the terminal. */
 export async function createItemRenderer({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
   const { io } = ctx;
-  const toTerminal = Boolean(io.stdout.isTTY) && !flags.output;
+  const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
   const format = chooseFormat(flags, storedFormat, toTerminal);
   const renderer = await createRenderer({
     format,
@@ -44,7 +55,10 @@ export async function createItemRenderer({ ctx, flags, resource, storedFormat }:
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
   const { format, renderer } = await createItemRenderer(options);
-  const target = await openOutput({ ...(flags.output ? { file: flags.output } : {}), stdout: ctx.io.stdout });
+  const target = await openOutput({
+    ...(writesToStdout(flags) ? {} : { file: flags.output }),
+    stdout: ctx.io.stdout,
+  });
   let closed = false;
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.
@@ -57,29 +71,39 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   return {
     format,
     writeAll: (items) => {
+      if (items.length === 0) return Promise.resolve();
       let chunk = start();
       for (const item of items) chunk += renderer.row(item);
       return target.write(chunk);
     },
     close: async (ok) => {
-      if (closed) return;
+      if (closed) return undefined;
       closed = true;
+      if (!ok && !started) {
+        await target.discard();
+        return undefined;
+      }
       try {
         // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
-        // a table a person can read); the exit code and an -o file's .partial name say the set is not.
-        if (ok || started) await target.write(start() + renderer.finish());
+        // a table a person can read); the exit code and the partial file's name say the set is not.
+        await target.write(start() + renderer.finish());
+        if (ok) await target.commit();
       } catch (error) {
         await target.abandon();
+        if (target.partialPath !== undefined) notePartialFile(error, target.partialPath);
         throw error;
       }
-      await (ok ? target.commit() : target.abandon());
+      if (ok) return undefined;
+      await target.abandon();
+      return target.partialPath;
     },
   };
 }
 
 /**
- * Runs `produce` with a sink, closing it whatever happens; the producer's error wins. Returns what
- * `produce` returned, so that footers are printed after the output (a table renders only at close).
+ * Runs `produce` with a sink, closing it whatever happens; the producer's error wins, carrying the
+ * partial file's path when one was kept. Returns what `produce` returned, so that footers are
+ * printed after the output (a table renders only at close).
  */
 export async function withItemSink<T>(
   options: ItemSinkOptions,
@@ -90,7 +114,8 @@ export async function withItemSink<T>(
   try {
     result = await produce(sink);
   } catch (error) {
-    await sink.close(false).catch(() => {});
+    const partial = await sink.close(false).catch(() => undefined);
+    if (partial !== undefined) notePartialFile(error, partial);
     throw error;
   }
   await sink.close(true);

@@ -1,0 +1,30 @@
+// Whether a state file that parsed (state.ts) also adds up: its counts agree with one another and
+// with the input it claims to belong to. The partial file's size and content are checked when it is
+// reopened (append-output.ts). Any disagreement refuses the resume before a request is sent.
+import type { BatchState } from './state.js';
+import { unreadable } from './state.js';
+
+export function checkStateAgreement(file: string, state: BatchState): void {
+  const problem = disagreement(state);
+  if (problem !== undefined) throw unreadable(file, problem);
+}
+
+function disagreement(state: BatchState): string | undefined {
+  if (state.done > state.total) return `done (${state.done}) is more than total (${state.total})`;
+  if (state.searched + state.failed.length !== state.done) {
+    return `searched (${state.searched}) and failed (${state.failed.length}) do not add up to done (${state.done})`;
+  }
+  if (state.output.format === 'table') return 'a table is never resumed';
+  if (!state.output.unique && state.seen.length > 0)
+    return 'seen lists place ids, but the batch is not --unique';
+  if (state.seen.length > state.results) {
+    return `seen lists ${state.seen.length} place ids, more than the ${state.results} results written`;
+  }
+  if (new Set(state.seen).size !== state.seen.length) return 'seen lists a place id twice';
+  const lines = state.failed.map((failed) => failed.line);
+  if (lines.some((line, index) => index > 0 && line <= (lines[index - 1] as number))) {
+    return 'failed lists its lines out of order';
+  }
+  if (state.results > 0 && state.bytes === 0) return `results is ${state.results}, but bytes is 0`;
+  return undefined;
+}
