@@ -7,18 +7,9 @@ import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
 import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
 import { type ListAllOptions, listAllPages } from './list-all.js';
 import { flattenPages } from './paginate.js';
+import { parseHistoryPage, parseLeadsPage, parseSearchResponse, type RawResponse } from './parse-response.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
-import {
-  type HistoryEntry,
-  type HistoryPage,
-  type Lead,
-  type LeadsPage,
-  parseHistoryPage,
-  parseLeadsPage,
-  parseSearchResponse,
-  type RawResponse,
-  type SearchResponse,
-} from './schemas.js';
+import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
 import { oneLine } from './server-message.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
