@@ -1,7 +1,9 @@
 // json (one array, one item per line) and ndjson (one object per line). Values are never altered:
-// every field the server sent is kept in its order, unknown ones too, unless --fields picks keys.
+// every field the server sent is kept in its order, unknown ones too, numbers with their digits
+// (json-text.ts), unless --fields picks keys.
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
+import { jsonText } from './json-text.js';
 
 // Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
 // or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
@@ -14,13 +16,12 @@ function escapeRisky(char: string): string {
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
 export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
-  let value: unknown = item;
-  if (fields && fields.length > 0) {
-    const picked: Record<string, unknown> = {};
-    for (const field of fields) picked[field] = fieldValue(item, field) ?? null;
-    value = picked;
-  }
-  return JSON.stringify(value).replace(RISKY_IN_JSON, escapeRisky);
+  // fromEntries defines keys as its own, so even a field named "__proto__" is picked as a field.
+  const value =
+    fields && fields.length > 0
+      ? Object.fromEntries(fields.map((field) => [field, fieldValue(item, field) ?? null]))
+      : item;
+  return jsonText(value).replace(RISKY_IN_JSON, escapeRisky);
 }
 
 /** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */
