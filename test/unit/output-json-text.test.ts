@@ -23,7 +23,7 @@ describe('jsonText', () => {
   it('writes keys in the order recorded when the body was read, then any added since', () => {
     const item = parseJsonLossless('{"b":1,"7":2,"a":{"z":1,"0":0}}') as Record<string | symbol, unknown>;
     expect(jsonText(item)).toBe('{"b":1,"7":2,"a":{"z":1,"0":0}}');
-    const copy = { ...item, added: true };
+    const copy: Record<string | symbol, unknown> = { ...item, added: true };
     expect(copy[KEY_ORDER]).toBeDefined();
     expect(jsonText(copy)).toBe('{"b":1,"7":2,"a":{"z":1,"0":0},"added":true}');
   });
