@@ -22,10 +22,20 @@ const JSON_PARSE_COULD_CHANGE =
 export function parseJsonLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (JSON_PARSE_COULD_CHANGE.test(text)) return parseExactJson(text, maxDepth);
   // JSON.parse itself copes with any depth, but whatever walks the value afterwards recursively
-  // (JSON.stringify among them) would not.
+  // (JSON.stringify among them) would not. Nesting needs brackets: few brackets, no walk.
   const value: unknown = JSON.parse(text);
-  assertDepthAtMost(value, maxDepth, 1);
+  if (countOpeningBrackets(text, maxDepth) >= maxDepth) assertDepthAtMost(value, maxDepth, 1);
   return value;
+}
+
+/** How many `{` and `[` the text holds (strings included), counting no further than `atMost`. */
+function countOpeningBrackets(text: string, atMost: number): number {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at >= 0 && count < atMost; at = text.indexOf(bracket, at + 1))
+      count++;
+  }
+  return count;
 }
 
 function assertDepthAtMost(value: unknown, maxDepth: number, depth: number): void {

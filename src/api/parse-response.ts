@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import { ProtocolError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './lossless-json.js';
 import {
+  fieldsThatRead,
   type HistoryEntry,
   HistoryEntrySchema,
   HistoryEnvelopeSchema,
@@ -42,13 +43,13 @@ const DEFAULT_LIMIT = 25;
 
 export function parseLeadsPage(response: RawResponse, request: PageRequest): LeadsPage {
   const envelope = readEnvelope(response, LeadsEnvelopeSchema, 'leads');
-  const leads = readItems(envelope.leads, LeadSchema, 'leads', response) as Lead[];
+  const leads = readItems(envelope.leads, LEAD_READER, 'leads', response) as Lead[];
   return { leads, meta: completeMeta(envelope.meta, request, leads.length, response) };
 }
 
 export function parseHistoryPage(response: RawResponse, request: PageRequest): HistoryPage {
   const envelope = readEnvelope(response, HistoryEnvelopeSchema, 'history');
-  const history = readItems(envelope.history, HistoryEntrySchema, 'history', response) as HistoryEntry[];
+  const history = readItems(envelope.history, HISTORY_READER, 'history', response) as HistoryEntry[];
   return { history, meta: completeMeta(envelope.meta, request, history.length, response) };
 }
 
@@ -58,7 +59,7 @@ export function parseSearchResponse(
   request: { query: string; location: string },
 ): SearchResponse {
   const envelope = readEnvelope(response, SearchEnvelopeSchema, 'results');
-  const results = readItems(envelope.results, SearchResultSchema, 'results', response) as SearchResult[];
+  const results = readItems(envelope.results, SEARCH_RESULT_READER, 'results', response) as SearchResult[];
   const echo = (value: unknown, asked: string) => (typeof value === 'string' ? value : asked);
   return {
     ...envelope,
@@ -135,25 +136,40 @@ function readEnvelope<S extends z.ZodMiniType>(
   return parsed.data;
 }
 
+/** A schema for the fields of an item that need reading, and their names. */
+interface ItemReader {
+  schema: z.ZodMiniObject;
+  fields: string[];
+}
+
+const readerOf = (resource: z.ZodMiniObject): ItemReader => {
+  const schema = fieldsThatRead(resource);
+  return { schema, fields: Object.keys(schema.shape) };
+};
+const LEAD_READER = readerOf(LeadSchema);
+const HISTORY_READER = readerOf(HistoryEntrySchema);
+const SEARCH_RESULT_READER = readerOf(SearchResultSchema);
+
 function readItems(
   list: unknown[] | null,
-  schema: z.ZodMiniObject,
+  reader: ItemReader,
   key: string,
   response: RawResponse,
 ): Record<string, unknown>[] {
   if (list === null) return [];
-  const known = Object.keys(schema.shape);
+  const { schema, fields: known } = reader;
   for (let index = 0; index < list.length; index++) {
     const item = list[index];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw malformedItem(response, `${key}[${index}] is not an object`);
+    }
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = (issue?.path ?? []).map((part) =>
         typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
       );
-      throw new ProtocolError(
-        `server answered ${response.status} with a malformed item: ${key}[${index}]${field.join('')} ${issue?.message ?? 'is invalid'}`,
-      );
+      throw malformedItem(response, `${key}[${index}]${field.join('')} ${issue?.message ?? 'is invalid'}`);
     }
     // The schema's reading of the known fields, written back into the item as the server ordered it.
     const source = item as Record<string, unknown>;
@@ -163,6 +179,10 @@ function readItems(
     }
   }
   return list as Record<string, unknown>[];
+}
+
+function malformedItem(response: RawResponse, what: string): ProtocolError {
+  return new ProtocolError(`server answered ${response.status} with a malformed item: ${what}`);
 }
 
 /** The first 200 characters of a body, on one line, control characters made visible. */

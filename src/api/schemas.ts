@@ -54,47 +54,47 @@ export function readNumber(value: unknown): JsonNumber | null {
 
 // ---- resources
 
-export const LeadSchema = z.looseObject(
-  {
-    id: identity,
-    name: text,
-    address: text,
-    phone: text,
-    website: text,
-    rating: numeric,
-    review_count: numeric,
-    category: text,
-    saved_at: text,
-  },
-  { error: 'is not an object' },
-);
+export const LeadSchema = z.looseObject({
+  id: identity,
+  name: text,
+  address: text,
+  phone: text,
+  website: text,
+  rating: numeric,
+  review_count: numeric,
+  category: text,
+  saved_at: text,
+});
 
-export const HistoryEntrySchema = z.looseObject(
-  {
-    id: identity,
-    query: text,
-    location: text,
-    results_count: numeric,
-    created_at: text,
-  },
-  { error: 'is not an object' },
-);
+export const HistoryEntrySchema = z.looseObject({
+  id: identity,
+  query: text,
+  location: text,
+  results_count: numeric,
+  created_at: text,
+});
 
-export const SearchResultSchema = z.looseObject(
-  {
-    place_id: identity,
-    name: text,
-    address: text,
-    phone: text,
-    website: text,
-    rating: numeric,
-    review_count: numeric,
-    category: text,
-    lat: numeric,
-    lng: numeric,
-  },
-  { error: 'is not an object' },
-);
+export const SearchResultSchema = z.looseObject({
+  place_id: identity,
+  name: text,
+  address: text,
+  phone: text,
+  website: text,
+  rating: numeric,
+  review_count: numeric,
+  category: text,
+  lat: numeric,
+  lng: numeric,
+});
+
+/**
+ * The part of a resource whose reading can change or refuse a value (its identity and numbers): a
+ * text field accepts anything as sent, so reading it would only copy it.
+ */
+export function fieldsThatRead(resource: z.ZodMiniObject): z.ZodMiniObject {
+  const reading = Object.entries(resource.shape).filter(([, field]) => field !== text);
+  return z.object(Object.fromEntries(reading));
+}
 
 export type Lead = z.infer<typeof LeadSchema>;
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
