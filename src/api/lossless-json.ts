@@ -11,7 +11,7 @@ export const MAX_JSON_DEPTH = 1000;
 
 /**
  * Matches (at least) every place where JSON.parse would lose something: a number token in value
- * position (after `:` `,` `[`) with an exponent, 16 or more digits, six leading fraction zeros, a
+ * position (after `:` `,` `[`) with an exponent, 16 or more digits, five leading fraction zeros, a
  * trailing fraction zero, or `-0`; and an object key that is an array index, which a JS object would
  * move to the front. It may also match inside a string ("x: 4.50,"): that costs only the slow parser.
  */
