@@ -102,7 +102,7 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 // ---- envelopes
 
-/** A count in meta or a search response: a whole JS number; one that cannot be read counts as missing. */
+/** A count in meta or a search response, as a JS number; one that cannot be read counts as missing. */
 const count = z.optional(
   z.transform((value: unknown) => {
     const number = readNumber(value);

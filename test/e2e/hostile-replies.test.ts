@@ -91,6 +91,16 @@ describe('bounded reading', () => {
     expect((await run(server.baseUrl)).exitCode).toBe(0);
   });
 
+  it('a cap that is not a whole number of bytes is a usage error, before any request', async () => {
+    const { exitCode, stderr } = await run(server.baseUrl, [], { LEADCTL_MAX_BODY_BYTES: '16MB' });
+    expect(exitCode).toBe(2);
+    expectCleanFailure(
+      stderr,
+      'leadctl: LEADCTL_MAX_BODY_BYTES must be a whole number of bytes, 1 or more: "16MB"',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a body that never ends stops at the default cap of 16 MiB: exit 7, the connection dropped', async () => {
     const seen = { bytes: 0, closed: false };
     server.route('GET', '/api/v1/leads', endlessBody(seen));
