@@ -77,7 +77,7 @@ function endlessBody(seen: { bytes: number; closed: boolean }): Answer {
 }
 
 describe('bounded reading', () => {
-  it('a body over the cap (LEADCTL_MAX_BODY_BYTES) fails with exit 7, whatever its Content-Length says', async () => {
+  it('a body over the cap (LEADCTL_MAX_BODY_BYTES) fails with exit 7, not retried, not read to its end', async () => {
     const body = JSON.stringify({ leads: [{ id: 'a', name: 'x'.repeat(200_000) }], meta: { total: 1 } });
     server.route('GET', '/api/v1/leads', json(200, body));
     const capped = await run(server.baseUrl, [], { LEADCTL_MAX_BODY_BYTES: '100000' });
