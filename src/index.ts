@@ -25,11 +25,14 @@ export {
   UsageError,
   ValidationError,
 } from './api/errors.js';
+export { ExactNumber, identityText } from './api/exact-number.js';
 export type { FetchPage, PageMeta, PageProgress, PageResult, PaginateOptions } from './api/paginate.js';
 export { paginate, paginatePages } from './api/paginate.js';
 export type {
   HistoryEntry,
   HistoryPage,
+  JsonNumber,
+  JsonValue,
   Lead,
   LeadsPage,
   Meta,

@@ -1,7 +1,7 @@
-// What each resource's fields are, in the spec's order (the default columns of csv/tsv), which of
-// them a table shows by default, and which timestamp orders it.
+// What each resource's fields are, in the spec's order (the default columns of csv/tsv, taken from
+// the schemas), which of them a table shows by default, and which timestamp orders it.
 
-import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from './api/resource-fields.js';
+import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from './api/schemas.js';
 
 export type ResourceName = 'leads' | 'history' | 'results';
 
@@ -21,21 +21,21 @@ export interface ResourceInfo {
 export const RESOURCES: Record<ResourceName, ResourceInfo> = {
   leads: {
     noun: 'leads',
-    fields: Object.keys(LEAD_FIELDS),
+    fields: Object.keys(LeadSchema.shape),
     tableFields: ['name', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
     idField: 'id',
     timeField: 'saved_at',
   },
   history: {
     noun: 'searches',
-    fields: Object.keys(HISTORY_FIELDS),
+    fields: Object.keys(HistoryEntrySchema.shape),
     tableFields: ['query', 'location', 'results_count', 'created_at'],
     idField: 'id',
     timeField: 'created_at',
   },
   results: {
     noun: 'results',
-    fields: Object.keys(SEARCH_RESULT_FIELDS),
+    fields: Object.keys(SearchResultSchema.shape),
     tableFields: ['name', 'address', 'phone', 'website', 'rating', 'review_count', 'category'],
     idField: 'place_id',
   },

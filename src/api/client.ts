@@ -7,18 +7,10 @@ import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
 import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
 import { type ListAllOptions, listAllPages } from './list-all.js';
 import { flattenPages } from './paginate.js';
+import { parseHistoryPage, parseLeadsPage, parseSearchResponse, type RawResponse } from './parse-response.js';
+import { maxBodyBytesFrom, readBodyCapped } from './read-body.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
-import {
-  type HistoryEntry,
-  type HistoryPage,
-  type Lead,
-  type LeadsPage,
-  parseHistoryPage,
-  parseLeadsPage,
-  parseSearchResponse,
-  type RawResponse,
-  type SearchResponse,
-} from './schemas.js';
+import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
 import { oneLine } from './server-message.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
@@ -64,6 +56,11 @@ export interface LeadClientOptions {
   backoffCapMs?: number;
   /** Connections per origin. Default 16. */
   connections?: number;
+  /**
+   * The largest response body read, in bytes; a larger one fails (ProtocolError) once this much has
+   * arrived. Default: LEADCTL_MAX_BODY_BYTES, else 16 MiB (a page of 100 leads is about 30 KB).
+   */
+  maxBodyBytes?: number;
 }
 
 export interface RequestOptions {
@@ -87,6 +84,7 @@ export class LeadClient {
   readonly #policy: RetryPolicy;
   readonly #clock: Clock;
   readonly #hooks: ClientHooks;
+  readonly #maxBodyBytes: number;
   #deprecationReported = false;
 
   constructor(options: LeadClientOptions) {
@@ -104,6 +102,7 @@ export class LeadClient {
       throw new UsageError('the API key contains spaces or characters that cannot be sent in an HTTP header');
     }
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxBodyBytes = maxBodyBytesFrom(options.maxBodyBytes, process.env.LEADCTL_MAX_BODY_BYTES);
     const retries = options.retries ?? 3;
     this.#policy = {
       retries,
@@ -229,8 +228,7 @@ export class LeadClient {
     try {
       response = await this.#exchange(call, signal);
     } catch (error) {
-      const failure =
-        error instanceof NetworkError ? error : networkErrorFor(error, call.url, this.#timeoutMs);
+      const failure = error instanceof LeadError ? error : networkErrorFor(error, call.url, this.#timeoutMs);
       report({ error: failure?.message ?? (error instanceof Error ? error.message : String(error)) });
       if (failure instanceof NetworkError) return { kind: 'network', error: failure };
       throw failure ?? error;
@@ -268,7 +266,7 @@ export class LeadClient {
         signal: controller.signal,
       });
       // Read every body, errors included, or the connection is not returned to the pool.
-      const text = await res.body.text();
+      const text = await readBodyCapped(res, this.#maxBodyBytes);
       return { status: res.statusCode, headers: res.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;

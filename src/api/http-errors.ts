@@ -11,7 +11,7 @@ import {
   ServerError,
   ValidationError,
 } from './errors.js';
-import { extractServerMessage } from './server-message.js';
+import { extractServerMessage, oneLine } from './server-message.js';
 
 /** What the client read off a response that was not a success. */
 export interface FailedResponse {
@@ -121,14 +121,14 @@ export function networkErrorFor(
   timeoutMs: number,
 ): NetworkError | ProtocolError | undefined {
   const code = errorCode(error);
-  if (code === undefined) return undefined;
   const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
-  if (code.startsWith('HPE_')) {
+  if (isHttpParserError(error) || code?.startsWith('HPE_')) {
     return new ProtocolError(
-      `${host} did not answer with HTTP (${code})`,
+      `${host} did not answer with valid HTTP (${parserReason(error, code)})`,
       'check --base-url: is it the API?',
     );
   }
+  if (code === undefined) return undefined;
   const kind = KIND_BY_CODE[code] ?? (/CERT|SSL|TLS/.test(code) ? 'tls' : undefined);
   if (kind === undefined) return undefined;
   const messages: Record<NetworkKind, string> = {
@@ -148,6 +148,18 @@ export function networkErrorFor(
     unreachable: 'check your network connection',
   };
   return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });
+}
+
+/** undici's HTTPParserError: a reply that is not HTTP, or a header with a byte HTTP forbids. */
+function isHttpParserError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'HTTPParserError';
+}
+
+/** "Invalid header value char" out of undici's "Response does not match the HTTP/1.1 protocol (...)". */
+function parserReason(error: unknown, code: string | undefined): string {
+  const message = error instanceof Error ? error.message : '';
+  const reason = /\(([^()]+)\)\s*$/.exec(message)?.[1] ?? code ?? message;
+  return oneLine(reason, 80) || 'unreadable reply';
 }
 
 function formatSeconds(ms: number): string {

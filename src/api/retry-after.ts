@@ -1,6 +1,12 @@
 // How long to wait before the next attempt: the 429 body's retryAfter in any position and unit, a
 // Retry-After header, or backoff with full jitter; and how to say when a limit resets.
 
+import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
+import { oneLine } from './server-message.js';
+
+/** The last moment a Date can hold (±8.64e15 ms): a time beyond it is no time at all. */
+const LAST_DATE_MS = 8.64e15;
+
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 const UNIX_MS_ABOVE = 1e12;
 const UNIX_SECONDS_ABOVE = 1e9;
@@ -19,35 +25,39 @@ export function parseRetryAfterValue(value: unknown, nowMs: number): RetryAfterV
       : typeof value === 'string' && NUMERIC.test(value)
         ? Number(value)
         : NaN;
-  if (!Number.isFinite(n)) {
-    return { kind: 'unreadable', raw: typeof value === 'string' ? value : JSON.stringify(value) };
+  const at = !Number.isFinite(n)
+    ? Number.NaN
+    : n > UNIX_MS_ABOVE
+      ? n
+      : n > UNIX_SECONDS_ABOVE
+        ? n * 1000
+        : nowMs + Math.max(0, n) * 1000;
+  // NaN-like text, Infinity, or a time past the calendar's end (1e300): quoted, never waited on.
+  if (!(Math.abs(at) <= LAST_DATE_MS)) {
+    const raw =
+      typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+    return { kind: 'unreadable', raw: oneLine(raw, 60) };
   }
-  if (n > UNIX_MS_ABOVE) return { kind: 'at', at: n };
-  if (n > UNIX_SECONDS_ABOVE) return { kind: 'at', at: n * 1000 };
-  return { kind: 'at', at: nowMs + Math.max(0, n) * 1000 };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return { kind: 'at', at };
 }
 
 /** `retryAfter` (or `retry_after`) at the top level, or inside an `error` or `detail` object. */
 export function findRetryAfter(body: unknown): unknown {
-  if (!isRecord(body)) return undefined;
-  for (const holder of [body, body.error, body.detail]) {
-    if (!isRecord(holder)) continue;
-    const value = holder.retryAfter ?? holder.retry_after;
+  const parsed = RateLimitBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  for (const place of [parsed.data, parsed.data.error, parsed.data.detail]) {
+    const holder = RetryAfterHolderSchema.safeParse(place).data;
+    const value = holder?.retryAfter ?? holder?.retry_after;
     if (value !== undefined && value !== null) return value;
   }
   return undefined;
 }
 
-/** A Retry-After header (seconds, or an HTTP date) as an absolute time in ms. */
+/** A Retry-After header (seconds, or an HTTP date) as an absolute time in ms; none when unreadable. */
 export function parseRetryAfterHeader(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return nowMs + Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : date;
+  const at = /^\s*\d+(\.\d+)?\s*$/.test(value) ? nowMs + Number(value) * 1000 : Date.parse(value);
+  return Math.abs(at) <= LAST_DATE_MS ? at : undefined;
 }
 
 /** Exponential backoff with full jitter: a random wait below min(cap, base * 2^(attempt-1)). */

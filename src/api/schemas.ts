@@ -1,81 +1,135 @@
-// The API's resources and envelopes. The spec fixes field names but not nullability or exact types,
-// so these schemas are lenient: only the identity (`id`, `place_id`) and the list itself are required;
-// every other field may be missing or null; numbers may arrive as numeric strings; unknown fields are
-// kept untouched so `--format json` passes through everything the server sent.
+// The API's resources, envelopes and error bodies as zod schemas: the one list of each resource's
+// fields (in the spec's order: the default csv/tsv columns) and, through z.infer, their types.
+//
+// The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
+// identity (`id`, `place_id`) and the list itself are required. Values stay as the server sent them
+// (numbers with their digits, fields in their order, unknown fields kept), with one deliberate change:
+// a known numeric field that holds a numeric string becomes that number, and one that holds anything
+// else but a number becomes null.
 
-import { ProtocolError } from './errors.js';
-import {
-  type FieldKind,
-  type ItemNormalizer,
-  ItemProblem,
-  itemNormalizer,
-  toNumberOrNull,
-  toTextOrNull,
-} from './fast-parse.js';
-import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from './resource-fields.js';
-import { oneLine } from './server-message.js';
+import * as z from 'zod/mini';
+import { ExactNumber, numberFromToken } from './exact-number.js';
 
-const META_FIELDS = {
-  page: 'number',
-  limit: 'number',
-  total: 'number',
-  totalPages: 'number',
-} as const satisfies Record<string, FieldKind>;
+/** Any JSON value as the server sent it. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | ExactNumber
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
-const leadParser = itemNormalizer(LEAD_FIELDS);
-const historyParser = itemNormalizer(HISTORY_FIELDS);
-const searchResultParser = itemNormalizer(SEARCH_RESULT_FIELDS);
-const metaParser = itemNormalizer(META_FIELDS);
+/** A JSON number as sent: a JS number when that keeps its digits, else the digits (ExactNumber). */
+export type JsonNumber = number | ExactNumber;
 
-type RawMeta = { [K in keyof typeof META_FIELDS]?: number | null | undefined };
+// ---- how each kind of field is read
 
-/** meta as it arrives: any part may be missing, and a meta that cannot be read counts as missing. */
-function metaOf(raw: unknown): RawMeta {
-  if (raw === undefined || raw === null) return {};
-  // A copy: the normalizer coerces in place, and completeMeta's caller still owns `raw`.
-  const meta = metaParser(typeof raw === 'object' && !Array.isArray(raw) ? { ...raw } : raw);
-  return meta instanceof ItemProblem ? {} : (meta as RawMeta);
+/** Ids: a non-empty string, or a JSON number kept as sent (the paging compares them as text). */
+const identity = z.union(
+  [z.string().check(z.minLength(1, { error: 'is empty' })), z.number(), z.instanceof(ExactNumber)],
+  { error: (issue) => (issue.input === undefined ? 'is missing' : 'is neither a string nor a number') },
+);
+
+/** Text in the spec, kept as sent whatever its JSON type: leadctl changes only numeric fields. */
+const text = z.optional(z.custom<JsonValue>());
+
+/** Numbers in the spec: a numeric string becomes that number, anything else but a number null. */
+const numeric = z.optional(z.transform(readNumber));
+
+const NUMERIC_TEXT = /^\s*([+-]?)(\d*)(?:\.(\d*))?([eE][+-]?\d+)?\s*$/;
+
+export function readNumber(value: unknown): JsonNumber | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value instanceof ExactNumber) return value;
+  if (typeof value !== 'string') return null;
+  // " 4.50 " -> 4.50 with its digits kept; "+5", "05", ".5", "5." -> the JSON spelling of that number.
+  const match = NUMERIC_TEXT.exec(value);
+  if (match === null) return null;
+  const [, sign, whole = '', fraction = '', exponent = ''] = match;
+  if (whole === '' && fraction === '') return null;
+  const digits = whole.replace(/^0+(?=\d)/, '') || '0';
+  return numberFromToken(`${sign === '-' ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}${exponent}`);
 }
 
-type Nullable<T> = T | null | undefined;
+// ---- resources
 
-export type Lead = {
-  id: string;
-  name?: Nullable<string>;
-  address?: Nullable<string>;
-  phone?: Nullable<string>;
-  website?: Nullable<string>;
-  rating?: Nullable<number>;
-  review_count?: Nullable<number>;
-  category?: Nullable<string>;
-  saved_at?: Nullable<string>;
-  [k: string]: unknown;
-};
+export const LeadSchema = z.looseObject({
+  id: identity,
+  name: text,
+  address: text,
+  phone: text,
+  website: text,
+  rating: numeric,
+  review_count: numeric,
+  category: text,
+  saved_at: text,
+});
 
-export type HistoryEntry = {
-  id: string;
-  query?: Nullable<string>;
-  location?: Nullable<string>;
-  results_count?: Nullable<number>;
-  created_at?: Nullable<string>;
-  [k: string]: unknown;
-};
+export const HistoryEntrySchema = z.looseObject({
+  id: identity,
+  query: text,
+  location: text,
+  results_count: numeric,
+  created_at: text,
+});
 
-export type SearchResult = {
-  place_id: string;
-  name?: Nullable<string>;
-  address?: Nullable<string>;
-  phone?: Nullable<string>;
-  website?: Nullable<string>;
-  rating?: Nullable<number>;
-  review_count?: Nullable<number>;
-  category?: Nullable<string>;
-  lat?: Nullable<number>;
-  lng?: Nullable<number>;
-  [k: string]: unknown;
-};
+export const SearchResultSchema = z.looseObject({
+  place_id: identity,
+  name: text,
+  address: text,
+  phone: text,
+  website: text,
+  rating: numeric,
+  review_count: numeric,
+  category: text,
+  lat: numeric,
+  lng: numeric,
+});
 
-export type Meta = { page: number; limit: number; total: number; totalPages: number };
+/**
+ * The part of a resource whose reading can change or refuse a value (its identity and numbers): a
+ * text field accepts anything as sent, so reading it would only copy it.
+ */
+export function fieldsThatRead(resource: z.ZodMiniObject): z.ZodMiniObject {
+  const reading = Object.entries(resource.shape).filter(([, field]) => field !== text);
+  return z.object(Object.fromEntries(reading));
+}
+
+export type Lead = z.infer<typeof LeadSchema>;
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+// ---- envelopes
+
+/** A count in meta or a search response, as a JS number; one that cannot be read counts as missing. */
+const count = z.optional(
+  z.transform((value: unknown) => {
+    const number = readNumber(value);
+    const n = number instanceof ExactNumber ? Number(number.digits) : number;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+  }),
+);
+
+/** meta as it arrives: any part may be missing (parse-response.ts completes it). */
+export const WireMetaSchema = z.object({ page: count, limit: count, total: count, totalPages: count });
+
+/** Pagination metadata, completed from the request and the page where the server left parts out. */
+export type Meta = { [K in keyof z.infer<typeof WireMetaSchema>]-?: number };
+
+// `null` is how many servers (Go's encoding/json among them) write an empty list. The items are read
+// one by one (parse-response.ts) so that a malformed one is named with its index.
+const list = z.nullable(z.array(z.unknown()));
+
+export const LeadsEnvelopeSchema = z.looseObject({ leads: list, meta: z.optional(z.unknown()) });
+export const HistoryEnvelopeSchema = z.looseObject({ history: list, meta: z.optional(z.unknown()) });
+export const SearchEnvelopeSchema = z.looseObject({
+  results: list,
+  count,
+  query: z.optional(z.unknown()),
+  location: z.optional(z.unknown()),
+});
+
 export type LeadsPage = { leads: Lead[]; meta: Meta };
 export type HistoryPage = { history: HistoryEntry[]; meta: Meta };
 export type SearchResponse = {
@@ -83,138 +137,16 @@ export type SearchResponse = {
   count: number;
   query: string;
   location: string;
-  [k: string]: unknown;
+  [key: string]: unknown;
 };
 
-/** What the client asked for: fills meta.page/limit when the server leaves them out. */
-export interface PageRequest {
-  page?: number | undefined;
-  limit?: number | undefined;
-}
+// ---- error bodies
 
-/** A 2xx answer as read off the wire. */
-export interface RawResponse {
-  status: number;
-  body: string;
-  contentType?: string | undefined;
-}
-
-// The spec's defaults, used when neither the server nor the request says.
-const DEFAULT_PAGE = 1;
-const DEFAULT_LIMIT = 25;
-
-export function parseLeadsPage(response: RawResponse, request: PageRequest): LeadsPage {
-  const json = decodeJsonObject(response);
-  const leads = parseList(json, 'leads', leadParser, response) as Lead[];
-  return { leads, meta: completeMeta(json.meta, request, leads.length, response) };
-}
-
-export function parseHistoryPage(response: RawResponse, request: PageRequest): HistoryPage {
-  const json = decodeJsonObject(response);
-  const history = parseList(json, 'history', historyParser, response) as HistoryEntry[];
-  return { history, meta: completeMeta(json.meta, request, history.length, response) };
-}
-
-/** count, query and location are completed from the results and the request when missing. */
-export function parseSearchResponse(
-  response: RawResponse,
-  request: { query: string; location: string },
-): SearchResponse {
-  const json = decodeJsonObject(response);
-  const results = parseList(json, 'results', searchResultParser, response) as SearchResult[];
-  // The same coercions as a number and a text field (neither can fail: Infinity becomes null here).
-  const count = toNumberOrNull(json.count);
-  if (typeof count === 'number' && !Number.isFinite(count)) {
-    throw new ProtocolError(`server answered ${response.status} with a count that is not a number: ${count}`);
-  }
-  const query = toTextOrNull(json.query) as string | null | undefined;
-  const location = toTextOrNull(json.location) as string | null | undefined;
-  return {
-    ...json,
-    results,
-    count: typeof count === 'number' ? count : results.length,
-    query: query ?? request.query,
-    location: location ?? request.location,
-  };
-}
-
-/**
- * Fills what the server left out. totalPages comes from total and limit; a missing total is derived
- * only when this page is visibly the last one, since guessing it would make paging stop early or
- * run forever.
- */
-export function completeMeta(
-  raw: unknown,
-  request: PageRequest,
-  itemCount: number,
-  response?: RawResponse,
-): Meta {
-  const meta = metaOf(raw);
-  const page = meta.page ?? request.page ?? DEFAULT_PAGE;
-  const limit = meta.limit ?? request.limit ?? DEFAULT_LIMIT;
-  let total = meta.total;
-  if (total === undefined || total === null) {
-    const lastPage = itemCount < limit || (typeof meta.totalPages === 'number' && page >= meta.totalPages);
-    if (!lastPage || (itemCount === 0 && page > 1)) {
-      throw new ProtocolError(
-        `server answered ${response?.status ?? 200} without meta.total, so the number of pages is unknown`,
-      );
-    }
-    total = (page - 1) * limit + itemCount;
-  }
-  const totalPages = meta.totalPages ?? (limit > 0 ? Math.ceil(total / limit) : total > 0 ? 1 : 0);
-  return { page, limit, total, totalPages };
-}
-
-/** The body as a JSON object, or a ProtocolError quoting the status and the start of the body. */
-export function decodeJsonObject(response: RawResponse): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(response.body);
-  } catch {
-    const looksLikeHtml = /html/i.test(response.contentType ?? '') || /^\s*</.test(response.body);
-    throw new ProtocolError(
-      `server answered ${response.status} with something that is not JSON: ${quoteBody(response.body)}`,
-      looksLikeHtml ? 'that looks like a web page: check that --base-url points at the API' : undefined,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProtocolError(
-      `server answered ${response.status} with JSON that is not an object: ${quoteBody(response.body)}`,
-    );
-  }
-  return value as Record<string, unknown>;
-}
-
-function parseList(
-  json: Record<string, unknown>,
-  key: string,
-  parse: ItemNormalizer,
-  response: RawResponse,
-): Record<string, unknown>[] {
-  const list = json[key];
-  // `null` is how many servers (Go's encoding/json among them) write an empty list.
-  if (list === null) return [];
-  if (!Array.isArray(list)) {
-    throw new ProtocolError(
-      `server answered ${response.status} without a "${key}" list: ${quoteBody(response.body)}`,
-    );
-  }
-  const items: Record<string, unknown>[] = new Array(list.length);
-  for (let index = 0; index < list.length; index++) {
-    const item: unknown = list[index];
-    const parsed = parse(item);
-    if (parsed instanceof ItemProblem) {
-      const where = `${key}[${index}]${parsed.field ? `.${parsed.field}` : ''}`;
-      const what = typeof item !== 'object' || item === null ? 'is not an object' : parsed.message;
-      throw new ProtocolError(`server answered ${response.status} with a malformed item: ${where} ${what}`);
-    }
-    items[index] = parsed;
-  }
-  return items;
-}
-
-/** The first 200 characters of a body, on one line, control characters made visible. */
-export function quoteBody(body: string): string {
-  return body.trim() === '' ? '(an empty body)' : `"${oneLine(body, 200)}"`;
-}
+/** Where a 429 body may say when to retry; the spec names `retryAfter` but not its place. */
+const retryAfterFields = { retryAfter: z.optional(z.unknown()), retry_after: z.optional(z.unknown()) };
+export const RetryAfterHolderSchema = z.object(retryAfterFields);
+export const RateLimitBodySchema = z.object({
+  ...retryAfterFields,
+  error: z.optional(z.unknown()),
+  detail: z.optional(z.unknown()),
+});

@@ -89,7 +89,10 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
     code: 7,
     when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
   },
-  { code: 130, when: 'interrupted (Ctrl-C or SIGTERM); the rows received are left in the partial file stderr names' },
+  {
+    code: 130,
+    when: 'interrupted (Ctrl-C or SIGTERM); the rows received are left in the partial file stderr names',
+  },
 ];
 
 /** The rows as README markdown cells (empty cells stay empty), for the README comparison. */

@@ -3,7 +3,7 @@
 // every bound is checked before any request. Outputs describe the fields without fixing their types:
 // the spec leaves types and nullability open and the client keeps whatever a server sends.
 import { z } from 'zod';
-import { HISTORY_FIELDS, LEAD_FIELDS, SEARCH_RESULT_FIELDS } from '../api/resource-fields.js';
+import { RESOURCES } from '../resources.js';
 
 /** The most items one list call returns: enough to work with, small enough for a model's context. */
 export const MAX_ITEMS_CAP = 500;
@@ -54,9 +54,9 @@ export type SearchInput = z.infer<typeof searchInput>;
 export type ListInput = z.infer<typeof listInput>;
 
 /** An item: the known fields described, any type accepted, unknown fields kept. */
-function itemSchema(fields: Record<string, unknown>, notes: Record<string, string>) {
+function itemSchema(fields: readonly string[], notes: Record<string, string>) {
   const shape = Object.fromEntries(
-    Object.keys(fields).map((name) => [
+    fields.map((name) => [
       name,
       z
         .unknown()
@@ -67,7 +67,7 @@ function itemSchema(fields: Record<string, unknown>, notes: Record<string, strin
   return z.looseObject(shape);
 }
 
-const lead = itemSchema(LEAD_FIELDS, {
+const lead = itemSchema(RESOURCES.leads.fields, {
   id: 'lead id (UUID)',
   name: 'business name',
   address: 'single-line address',
@@ -79,7 +79,7 @@ const lead = itemSchema(LEAD_FIELDS, {
   saved_at: 'when the lead was saved (ISO 8601, UTC)',
 });
 
-const historyEntry = itemSchema(HISTORY_FIELDS, {
+const historyEntry = itemSchema(RESOURCES.history.fields, {
   id: 'search id (UUID)',
   query: 'the query that was searched',
   location: 'the location that was searched',
@@ -87,7 +87,7 @@ const historyEntry = itemSchema(HISTORY_FIELDS, {
   created_at: 'when the search ran (ISO 8601, UTC)',
 });
 
-const searchResult = itemSchema(SEARCH_RESULT_FIELDS, {
+const searchResult = itemSchema(RESOURCES.results.fields, {
   place_id: 'opaque identifier of the place',
   name: 'business name',
   address: 'address',

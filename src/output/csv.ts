@@ -5,6 +5,7 @@
 // row() runs once per exported item, so it is written for speed: one string built by concatenation
 // (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
 // handled before the general cellText().
+import { ExactNumber } from '../api/exact-number.js';
 import { cellText, columnsFor, fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
@@ -23,6 +24,8 @@ export function csvField(value: unknown, sanitize: boolean): string {
   // A finite number prints as digits, '.', 'e', and a sign only in front of digits: never quoted, and
   // never a formula (the guard lets signed numbers through). NaN and ±Infinity take the general path.
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // The same holds for the digits of a JSON number a JS number would have changed.
+  if (value instanceof ExactNumber) return value.digits;
   const text = typeof value === 'string' ? value : cellText(value);
   return quoteCsvField(sanitize ? guardFormula(text) : text);
 }

@@ -1,4 +1,6 @@
 // Which fields a format shows, and how one value becomes the text of a cell.
+import { ExactNumber } from '../api/exact-number.js';
+import { jsonText } from './json-text.js';
 
 /** The columns of a csv, tsv or table: --fields when given, else the format's default list. */
 export function columnsFor(
@@ -14,18 +16,20 @@ export function fieldValue(item: Record<string, unknown>, field: string): unknow
 }
 
 /**
- * A value as cell text: null/undefined -> '', strings as they are, numbers and booleans as JavaScript
- * prints them, objects and arrays as compact JSON (so nothing is lost to "[object Object]").
+ * A value as cell text: null/undefined -> '', strings as they are, numbers with the digits the server
+ * sent, booleans as JavaScript prints them, objects and arrays as compact JSON (so nothing is lost to
+ * "[object Object]").
  */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);
-  return JSON.stringify(value) ?? '';
+  if (value instanceof ExactNumber) return value.digits;
+  return jsonText(value);
 }
 
 /** Right-align real numbers in a table; numeric-looking strings stay text. */
 export function isNumberValue(value: unknown): boolean {
-  return typeof value === 'number' || typeof value === 'bigint';
+  return typeof value === 'number' || typeof value === 'bigint' || value instanceof ExactNumber;
 }

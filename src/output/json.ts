@@ -1,7 +1,10 @@
 // json (one array, one item per line) and ndjson (one object per line). Values are never altered:
-// every field the server sent is kept in its order, unknown ones too, unless --fields picks keys.
+// every field the server sent is kept in its order, unknown ones too, numbers with their digits
+// (json-text.ts), unless --fields picks keys.
+import { KEY_ORDER } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
+import { jsonText } from './json-text.js';
 
 // Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
 // or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
@@ -14,13 +17,23 @@ function escapeRisky(char: string): string {
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
 export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
-  let value: unknown = item;
-  if (fields && fields.length > 0) {
-    const picked: Record<string, unknown> = {};
-    for (const field of fields) picked[field] = fieldValue(item, field) ?? null;
-    value = picked;
-  }
-  return JSON.stringify(value).replace(RISKY_IN_JSON, escapeRisky);
+  return jsonText(fields && fields.length > 0 ? pickFields(item, fields) : item).replace(
+    RISKY_IN_JSON,
+    escapeRisky,
+  );
+}
+
+/** The chosen keys in the chosen order, even "__proto__" (fromEntries defines own keys) or "7". */
+function pickFields(
+  item: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string | symbol, unknown> {
+  const picked: Record<string | symbol, unknown> = Object.fromEntries(
+    fields.map((field) => [field, fieldValue(item, field) ?? null]),
+  );
+  // A JS object lists keys like "7" first: record the order asked for (json-text.ts follows it).
+  if (fields.some((field) => /^\d+$/.test(field))) picked[KEY_ORDER] = fields;
+  return picked;
 }
 
 /** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */

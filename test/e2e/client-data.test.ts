@@ -106,7 +106,7 @@ describe('LeadClient reading odd shapes', () => {
     const page = await makeClient().listLeads({ page: 2, limit: 2 });
     expect(page.leads).toEqual([
       { id: 'l1', name: 'Acme', rating: 4.5, review_count: 120, phone: null, crm_id: 'x-9', tags: ['a'] },
-      { id: '7', name: null },
+      { id: 7, name: null },
     ]);
     expect(page.meta).toEqual({ page: 2, limit: 2, total: 42, totalPages: 21 });
   });

@@ -40,7 +40,7 @@ describe('a server that differs from the sandbox', () => {
     const { exitCode, stdout, stderr } = await run(['leads', '--json']);
     expect(exitCode).toBe(0);
     const [first, second] = JSON.parse(stdout);
-    expect(first).toMatchObject({ id: '7', rating: 4.5, review_count: 12, phone: null, crm_owner: 'dana' });
+    expect(first).toMatchObject({ id: 7, rating: 4.5, review_count: 12, phone: null, crm_owner: 'dana' });
     expect(second).toMatchObject({ id: 'b-2', rating: null, website: 'https://bolt.example' });
     expect(stderr).toContain('Showing 1–2 of 2 leads (page 1 of 1).');
   });

@@ -68,7 +68,7 @@ describe('the packed package in an empty folder', () => {
 const client = new LeadClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
 const names = async (): Promise<string[]> => {
   const { leads } = await client.listLeads({ page: 1, limit: 5 });
-  return leads.map((lead: Lead) => lead.name ?? '');
+  return leads.map((lead: Lead) => (typeof lead.name === 'string' ? lead.name : ''));
 };
 void names;
 void ProtocolError;

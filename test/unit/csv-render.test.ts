@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ExactNumber } from '../../src/api/exact-number.js';
 import { createCsvRenderer, csvField, quoteCsvField } from '../../src/output/csv.js';
 import { cellText } from '../../src/output/fields.js';
 import { guardFormula } from '../../src/output/formula.js';
@@ -91,6 +92,15 @@ describe('csv', () => {
   it('prints null and missing as empty, numbers as JavaScript does, objects and arrays as JSON', () => {
     const output = renderCsv([{ id: 1e21, name: null, rating: -0.5, tags: ['a', 'b,c'], phone: { n: 1 } }]);
     expect(parseCsv(output)[1]).toEqual(['1e+21', '', '{"n":1}', '-0.5', '["a","b,c"]']);
+  });
+
+  it('prints the digits the server sent for numbers a JS number would change, inside JSON cells too', () => {
+    const id = new ExactNumber('1790000000000000007');
+    const output = renderCsv([
+      { id, name: 'x', rating: new ExactNumber('4.50'), tags: [new ExactNumber('-0')] },
+    ]);
+    expect(parseCsv(output)[1]).toEqual(['1790000000000000007', 'x', '', '4.50', '[-0]']);
+    expect(cellText(new ExactNumber('1e3'))).toBe('1e3');
   });
 
   it('uses the resource fields in spec order and leaves out unknown ones', () => {

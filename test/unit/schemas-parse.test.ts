@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/api/errors.js';
+import { ExactNumber } from '../../src/api/exact-number.js';
 import {
   completeMeta,
   parseHistoryPage,
   parseLeadsPage,
   parseSearchResponse,
-} from '../../src/api/schemas.js';
+} from '../../src/api/parse-response.js';
+import { readNumber } from '../../src/api/schemas.js';
 
 const ok = (value: unknown) => ({
   status: 200,
@@ -32,16 +34,27 @@ describe('lead items', () => {
     expect('rating' in page.leads[0]!).toBe(false);
   });
 
-  it('turns numeric strings into numbers and non-numbers into null', () => {
+  it('turns numeric strings in numeric fields into numbers with their digits, and non-numbers into null', () => {
     const lead = { id: 'a', rating: '4.5', review_count: ' 12 ', phone: 15125550101, category: { x: 1 } };
-    const [parsed] = parseLeadsPage(
-      ok({ leads: [lead, { id: 'b', rating: 'N/A', review_count: '' }], meta }),
-      {},
-    ).leads;
-    expect(parsed).toEqual({ id: 'a', rating: 4.5, review_count: 12, phone: '15125550101', category: null });
+    const [parsed] = parseLeadsPage(ok({ leads: [lead], meta }), {}).leads;
+    // Text fields are kept as sent, whatever their JSON type: only numeric fields are read leniently.
+    expect(parsed).toEqual({
+      id: 'a',
+      rating: 4.5,
+      review_count: 12,
+      phone: 15125550101,
+      category: { x: 1 },
+    });
     const second = parseLeadsPage(ok({ leads: [{ id: 'b', rating: 'N/A', review_count: '' }], meta }), {})
       .leads[0];
     expect(second).toEqual({ id: 'b', rating: null, review_count: null });
+    const spelled = parseLeadsPage(
+      ok({ leads: [{ id: 'c', rating: '4.50', review_count: '+007', lat: '.5' }], meta }),
+      {},
+    ).leads[0];
+    expect(spelled?.rating).toEqual(new ExactNumber('4.50'));
+    expect(spelled?.review_count).toBe(7);
+    expect(spelled?.lat).toBe('.5'); // not a lead field: kept as sent
   });
 
   it('keeps unknown fields untouched', () => {
@@ -49,10 +62,28 @@ describe('lead items', () => {
     expect(parseLeadsPage(ok({ leads: [lead], meta }), {}).leads[0]).toEqual(lead);
   });
 
-  it('takes a numeric id as text and refuses a missing one, naming the item', () => {
-    expect(parseLeadsPage(ok({ leads: [{ id: 42 }], meta }), {}).leads[0]?.id).toBe('42');
+  it('keeps every key in the order the server sent it, odd keys included', () => {
+    const body =
+      '{"leads":[{"zz":1,"rating":"4","__proto__":{"x":1},"":2,"a\\"b":3,"id":"a"}],"meta":{"total":1}}';
+    const [lead] = parseLeadsPage({ status: 200, body }, {}).leads;
+    expect(Object.keys(lead ?? {})).toEqual(['zz', 'rating', '__proto__', '', 'a"b', 'id']);
+    expect(lead?.rating).toBe(4);
+    expect(Object.getPrototypeOf(lead)).toBe(Object.prototype);
+  });
+
+  it('keeps a numeric id as the number sent, and refuses a missing one, naming the item', () => {
+    expect(parseLeadsPage(ok({ leads: [{ id: 42 }], meta }), {}).leads[0]?.id).toBe(42);
+    const big = parseLeadsPage(
+      { status: 200, body: '{"leads":[{"id":1790000000000000007}],"meta":{"total":1}}' },
+      {},
+    );
+    expect(big.leads[0]?.id).toEqual(new ExactNumber('1790000000000000007'));
     const error = protocolError(() => parseLeadsPage(ok({ leads: [{ id: 'a' }, { name: 'x' }], meta }), {}));
     expect(error.message).toBe('server answered 200 with a malformed item: leads[1].id is missing');
+    const empty = protocolError(() => parseLeadsPage(ok({ leads: [{ id: '' }], meta }), {}));
+    expect(empty.message).toBe('server answered 200 with a malformed item: leads[0].id is empty');
+    const odd = protocolError(() => parseLeadsPage(ok({ leads: [{ id: true }], meta }), {}));
+    expect(odd.message).toMatch(/leads\[0\]\.id is neither a string nor a number$/);
     const notObject = protocolError(() => parseLeadsPage(ok({ leads: ['a'], meta }), {}));
     expect(notObject.message).toMatch(/leads\[0\] is not an object/);
   });
@@ -123,6 +154,22 @@ describe('envelopes', () => {
 });
 
 describe('completeMeta', () => {
+  it('reads meta numbers written any JSON way, and an unreadable meta as missing', () => {
+    const body = '{"leads":[],"meta":{"page":1.0,"limit":25,"total":0e0,"totalPages":0}}';
+    expect(parseLeadsPage({ status: 200, body }, {}).meta).toEqual({
+      page: 1,
+      limit: 25,
+      total: 0,
+      totalPages: 0,
+    });
+    expect(completeMeta('oops', { page: 2, limit: 10 }, 3)).toEqual({
+      page: 2,
+      limit: 10,
+      total: 13,
+      totalPages: 2,
+    });
+  });
+
   it('keeps a complete meta, coercing string numbers', () => {
     expect(completeMeta({ page: '2', limit: '10', total: '35', totalPages: '4' }, {}, 10)).toEqual({
       page: 2,
@@ -157,5 +204,31 @@ describe('completeMeta', () => {
     expect(completeMeta({ page: 2, limit: 10, totalPages: 2 }, {}, 10)).toMatchObject({ total: 20 });
     const error = protocolError(() => completeMeta(undefined, { page: 1, limit: 10 }, 10));
     expect(error.message).toMatch(/without meta\.total/);
+  });
+});
+
+describe('readNumber (the lenient reading of numeric fields)', () => {
+  it.each([
+    ['4.5', 4.5],
+    [' 12 ', 12],
+    ['4.50', new ExactNumber('4.50')],
+    ['+5', 5],
+    ['007', 7],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['-1E3', new ExactNumber('-1E3')],
+    ['1e999', new ExactNumber('1e999')],
+    ['N/A', null],
+    ['', null],
+    ['.', null],
+    ['NaN', null],
+    ['Infinity', null],
+    [true, null],
+    [{ x: 1 }, null],
+    [null, null],
+    [3, 3],
+    [Number.POSITIVE_INFINITY, null],
+  ])('%j -> %j', (input, expected) => {
+    expect(readNumber(input)).toEqual(expected);
   });
 });

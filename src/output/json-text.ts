@@ -1,0 +1,48 @@
+// A value as compact JSON text, exactly as the server sent it: ExactNumber digits written raw, objects
+// with a recorded key order (KEY_ORDER) written in that order. Items of plain values (the common row)
+// go straight to JSON.stringify; only items holding objects or arrays take the walk below.
+
+import { ExactNumber, KEY_ORDER } from '../api/exact-number.js';
+
+export function jsonText(value: unknown): string {
+  return holdsOnlyPlainValues(value) ? JSON.stringify(value) : (exactJson(value) ?? 'null');
+}
+
+/** True for a primitive, or an object whose own values are all primitives and whose order is its own. */
+function holdsOnlyPlainValues(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value) || value instanceof ExactNumber || KEY_ORDER in value) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const field = record[key];
+    if (typeof field === 'object' && field !== null) return false;
+  }
+  return true;
+}
+
+/** JSON.stringify's rules (undefined and functions left out of objects, null in arrays), plus exact numbers. */
+function exactJson(value: unknown): string | undefined {
+  if (value instanceof ExactNumber) return value.digits;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((element) => exactJson(element) ?? 'null').join(',')}]`;
+  const record = value as Record<string | symbol, unknown>;
+  if (typeof record.toJSON === 'function') return JSON.stringify(value);
+  const parts: string[] = [];
+  for (const key of keysInOrder(record)) {
+    const text = exactJson(record[key]);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** The recorded order (keys still present, then any added since), else the object's own. */
+function keysInOrder(record: Record<string | symbol, unknown>): string[] {
+  const own = Object.keys(record);
+  const recorded = record[KEY_ORDER];
+  if (!Array.isArray(recorded)) return own;
+  const ordered = recorded.filter(
+    (key): key is string => typeof key === 'string' && Object.hasOwn(record, key),
+  );
+  const placed = new Set(ordered);
+  return [...ordered, ...own.filter((key) => !placed.has(key))];
+}
