@@ -51,16 +51,10 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
       'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
   },
   {
-    variable: 'XDG_CACHE_HOME',
+    variable: 'LEADCTL_MAX_BODY_BYTES',
     flag: '',
     configKey: '',
-    meaning: 'the code cache is kept in `$XDG_CACHE_HOME/leadctl/` (default: `~/.cache/leadctl/`)',
-  },
-  {
-    variable: 'LEADCTL_NO_CODE_CACHE',
-    flag: '',
-    configKey: '',
-    meaning: '`1`: neither read nor write the code cache',
+    meaning: 'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
   },
 ];
 
