@@ -1,12 +1,12 @@
 // A batch stopped by a 429, by --max-requests or by Ctrl-C, then --resume: the finished file must be
 // byte-for-byte what one uninterrupted run writes, and no finished search may be sent again.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const INPUT = [
   'query,location,radius',
@@ -38,7 +38,7 @@ async function sandboxWith(options: SandboxOptions = {}) {
 }
 
 async function workspace() {
-  const dir = await mkdtemp(join(tmpdir(), 'leadctl-resume-'));
+  const dir = tempDir('resume');
   const input = join(dir, 'searches.csv');
   await writeFile(input, INPUT);
   return { dir, input };

@@ -1,12 +1,12 @@
 // leadctl search --input: validation, duplicates, formats, concurrency, refused rows and the
 // --max-requests cap, run as a user would (the built binary) against the sandbox over HTTP.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvRecords } from '../../src/batch/csv-records.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const INPUT = [
   'query,location,radius',
@@ -39,7 +39,7 @@ afterEach(async () => {
 
 async function setUp(input = INPUT, options: SandboxOptions = {}) {
   sandbox = await startSandbox({ seed: 11, ...options });
-  dir = await mkdtemp(join(tmpdir(), 'leadctl-batch-e2e-'));
+  dir = tempDir('batch-e2e');
   const file = join(dir, 'searches.csv');
   await writeFile(file, input);
   return file;

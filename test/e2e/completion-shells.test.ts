@@ -1,8 +1,7 @@
 // Runs the generated completion scripts in real shells. bash is always there and always runs; zsh and
 // fish run when installed (CI installs them only if .ci/run does), and say why when they are skipped.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { Io } from '../../src/commands/context.js';
 import { completionScript } from '../../src/completion/index.js';
 import { buildProgram } from '../../src/program.js';
 import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FORMATS = ['csv', 'json', 'ndjson', 'table', 'tsv'];
 const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'max-wait', 'retries', 'timeout'];
@@ -28,7 +28,7 @@ function writeScripts(): { dir: string; bash: string; zsh: string; fish: string 
   if (!program.commands.some((command) => command.name() === 'completion')) {
     registerCompletion(program, (command) => ({ io, globals: command.optsWithGlobals(), signal }));
   }
-  const dir = mkdtempSync(join(tmpdir(), 'leadctl-completion-'));
+  const dir = tempDir('completion');
   const files = {
     bash: join(dir, 'leadctl.bash'),
     zsh: join(dir, '_leadctl'),

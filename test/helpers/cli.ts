@@ -1,10 +1,9 @@
 // Runs the BUILT leadctl (bin/leadctl.js -> dist/) as a user would: a real process, a clean
 // environment, a private config folder.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { execa, type Options, type ResultPromise } from 'execa';
+import { tempDir } from './temp.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/leadctl.js');
 
@@ -18,13 +17,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A fresh, empty config home, so no test sees another's profiles or the user's own. */
+/** A fresh, empty config home, so no test sees another's profiles or the user's own (removed after). */
 export async function tempConfigHome(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'leadctl-test-'));
+  return tempDir('home');
 }
 
-/** One code cache folder per test process: runs share it, as a user's do, but never the user's own. */
-const CACHE_HOME = mkdtempSync(join(tmpdir(), 'leadctl-test-cache-'));
+/** leadctl keeps no cache; should it ever write one, it goes here and not into the user's own. */
+const CACHE_HOME = tempDir('cache');
 
 /** Only what a process needs: no LEADCTL_* or NO_COLOR leaking in from the developer's shell. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
   runConfigSet,
   runConfigUnset,
 } from '../../src/commands/config-run.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
 async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
@@ -26,7 +26,7 @@ async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> 
 const KEY = 'sk_test_0123456789abcdef_WXYZ';
 
 async function home() {
-  const root = await mkdtemp(join(tmpdir(), 'leadctl-run-'));
+  const root = tempDir('run');
   return { env: { XDG_CONFIG_HOME: root } as NodeJS.ProcessEnv, path: join(root, 'leadctl', 'config.json') };
 }
 

@@ -1,9 +1,9 @@
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type GlobalFlags, resolveSettings } from '../../src/config/settings.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
 async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
@@ -20,7 +20,7 @@ const KEY_ENV = 'env-key-00000000000000002';
 const KEY_FILE = 'file-key-0000000000000003';
 
 async function configHome(contents?: unknown, mode = 0o600) {
-  const root = await mkdtemp(join(tmpdir(), 'leadctl-settings-'));
+  const root = tempDir('settings');
   const path = join(root, 'leadctl', 'config.json');
   if (contents !== undefined) {
     await mkdir(join(root, 'leadctl'), { mode: 0o700 });

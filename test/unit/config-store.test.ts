@@ -1,5 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { UsageError } from '../../src/api/errors.js';
 import { runConfigGet, runConfigList, runConfigSet, runConfigUnset } from '../../src/commands/config-run.js';
 import { configDir, configFile } from '../../src/config/paths.js';
 import { resolveSettings } from '../../src/config/settings.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
 async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
@@ -21,7 +21,7 @@ async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> 
 const SECRET = 'sk_live_do_not_print_me_7890';
 
 async function configHome(text?: string) {
-  const root = await mkdtemp(join(tmpdir(), 'leadctl-store-'));
+  const root = tempDir('store');
   const path = join(root, 'leadctl', 'config.json');
   if (text !== undefined) {
     await mkdir(join(root, 'leadctl'), { mode: 0o700 });

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { createCsvRenderer } from '../../src/output/csv.js';
 import { BrokenPipeError, openOutput } from '../../src/output/writer.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** A Writable that records what reached it and can hold each write's callback until released. */
 function recordingStream(options: { hold?: boolean; highWaterMark?: number } = {}) {
@@ -35,10 +35,7 @@ function epipe(): NodeJS.ErrnoException {
 describe('openOutput to a file', () => {
   let dir: string;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'leadctl-writer-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    dir = tempDir('writer');
   });
 
   it('writes FILE.<random>.partial and renames it to FILE on commit', async () => {
