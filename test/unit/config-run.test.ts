@@ -14,15 +14,6 @@ import {
 import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
-async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error('expected the promise to reject');
-}
-
 const KEY = 'sk_test_0123456789abcdef_WXYZ';
 
 async function home() {
@@ -124,12 +115,15 @@ describe('config set', () => {
 
   it('refuses an unknown key, suggesting the nearest and listing all', async () => {
     const { env } = await home();
-    const error = await rejection<UsageError>(runConfigSet('apiKey', KEY, capture(env).io));
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe('unknown config key "apiKey"; did you mean "api-key"?');
-    expect(error.hint).toBe('keys: api-key, base-url, format, timeout, retries, max-wait');
-    const far = await rejection<UsageError>(runConfigSet('colour', 'x', capture(env).io));
-    expect(far.message).toBe('unknown config key "colour"');
+    const near = runConfigSet('apiKey', KEY, capture(env).io);
+    await expect(near).rejects.toBeInstanceOf(UsageError);
+    await expect(near).rejects.toMatchObject({
+      message: 'unknown config key "apiKey"; did you mean "api-key"?',
+      hint: 'keys: api-key, base-url, format, timeout, retries, max-wait',
+    });
+    await expect(runConfigSet('colour', 'x', capture(env).io)).rejects.toThrow(
+      /^unknown config key "colour"$/,
+    );
   });
 });
 
@@ -158,9 +152,11 @@ describe('config get / unset / list / path', () => {
   it('get of an unset key: UsageError (exit 2), nothing on stdout, hint with the default', async () => {
     const { env } = await home();
     const run = capture(env);
-    const error = await rejection<UsageError>(runConfigGet('retries', { reveal: false }, run.io));
-    expect(error).toMatchObject({ message: 'retries is not set for profile "default"', exitCode: 2 });
-    expect(error.hint).toContain('the default is 3');
+    await expect(runConfigGet('retries', { reveal: false }, run.io)).rejects.toMatchObject({
+      message: 'retries is not set for profile "default"',
+      exitCode: 2,
+      hint: expect.stringContaining('the default is 3'),
+    });
     expect(run.stdout()).toBe('');
   });
 

@@ -6,15 +6,6 @@ import { type GlobalFlags, resolveSettings } from '../../src/config/settings.js'
 import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
-async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error('expected the promise to reject');
-}
-
 const KEY_FLAG = 'flag-key-0000000000000001';
 const KEY_ENV = 'env-key-00000000000000002';
 const KEY_FILE = 'file-key-0000000000000003';
@@ -136,12 +127,12 @@ describe('resolveSettings profiles', () => {
 
   it('refuses a profile that does not exist, listing the ones that do', async () => {
     const { env, path } = await configHome(twoProfiles);
-    const error = await rejection<unknown>(resolveSettings({ profile: 'staging' }, env));
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe(
-      `profile "staging" does not exist in ${path}; profiles: default, work`,
-    );
-    expect((error as UsageError).exitCode).toBe(2);
+    const resolving = resolveSettings({ profile: 'staging' }, env);
+    await expect(resolving).rejects.toBeInstanceOf(UsageError);
+    await expect(resolving).rejects.toMatchObject({
+      message: `profile "staging" does not exist in ${path}; profiles: default, work`,
+      exitCode: 2,
+    });
   });
 
   it('accepts a missing "default" profile and a missing file', async () => {
@@ -187,11 +178,12 @@ describe('resolveSettings validation names where the bad value came from', () =>
 
   it('never echoes an API key, even an invalid one', async () => {
     const { env } = await configHome({ profiles: { default: { 'api-key': 12345678901234 } } });
-    const badFlag = await rejection<Error>(resolveSettings({ apiKey: 'secret with spaces' }, env));
-    expect(badFlag.message).toBe('invalid --api-key: expected printable ASCII characters without spaces');
-    const badStored = await rejection<Error>(resolveSettings({}, env));
-    expect(badStored.message).toMatch(/^invalid api-key in profile "default" .*: expected a string$/);
-    expect(badStored.message).not.toContain('12345678901234');
+    await expect(resolveSettings({ apiKey: 'secret with spaces' }, env)).rejects.toThrow(
+      /^invalid --api-key: expected printable ASCII characters without spaces$/,
+    );
+    const stored = resolveSettings({}, env);
+    await expect(stored).rejects.toThrow(/^invalid api-key in profile "default" .*: expected a string$/);
+    await expect(stored).rejects.not.toThrow(/12345678901234/);
   });
 
   it('checks a stored value only when no flag or variable overrides it', async () => {

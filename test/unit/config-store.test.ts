@@ -9,15 +9,6 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
-async function rejection<T = UsageError>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error('expected the promise to reject');
-}
-
 const SECRET = 'sk_live_do_not_print_me_7890';
 
 async function configHome(text?: string) {
@@ -108,13 +99,11 @@ describe('a broken config file is reported, never rewritten', () => {
     const text = '{"profiles": {"default": {"retries": true, "format": 3}}}';
     const { env, path } = await configHome(text);
     await expect(resolveSettings({}, env)).rejects.toThrow(UsageError);
-    const getRetries = await rejection<UsageError>(runConfigGet('retries', { reveal: false }, io(env)));
-    expect(getRetries.message).toBe(
-      `invalid retries "true" in profile "default" (${path}): expected a number`,
-    );
-    expect(getRetries.hint).toContain('leadctl config set retries <value>');
-    const getFormat = await rejection<Error>(runConfigGet('format', { reveal: false }, io(env)));
-    expect(getFormat).toMatchObject({
+    await expect(runConfigGet('retries', { reveal: false }, io(env))).rejects.toMatchObject({
+      message: `invalid retries "true" in profile "default" (${path}): expected a number`,
+      hint: expect.stringContaining('leadctl config set retries <value>'),
+    });
+    await expect(runConfigGet('format', { reveal: false }, io(env))).rejects.toMatchObject({
       message: `invalid format "3" in profile "default" (${path}): expected a string`,
     });
     expect(await readFile(path, 'utf8')).toBe(text);
