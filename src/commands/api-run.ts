@@ -8,10 +8,17 @@ import { rawApiUrl, rawPages } from '../api/raw-request.js';
 import { maskApiKey } from '../config/mask.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
 import { openOutput } from '../output/writer.js';
-import type { ApiFlags } from './api.js';
-import { jsonBody, queryPairs } from './api-fields.js';
+import { type Field, jsonBody, queryPairs } from './api-fields.js';
 import type { CommandContext } from './context.js';
 import { openSession } from './session.js';
+
+/** The options of `leadctl api`, as commander parses them. */
+export interface ApiFlags {
+  method?: string;
+  field: Field[];
+  rawField: Field[];
+  paginate?: boolean;
+}
 
 export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext): Promise<void> {
   const fields = [...flags.field, ...flags.rawField];

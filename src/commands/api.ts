@@ -1,14 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { type Field, fieldCollector } from './api-fields.js';
+import { fieldCollector } from './api-fields.js';
+import type { ApiFlags } from './api-run.js';
 import type { ContextFor } from './context.js';
 import { examples } from './help-text.js';
-
-export interface ApiFlags {
-  method?: string;
-  field: Field[];
-  rawField: Field[];
-  paginate?: boolean;
-}
 
 function httpMethod(text: string): string {
   if (!/^[A-Za-z]+$/.test(text)) throw new InvalidArgumentError('expected a method such as GET or POST');

@@ -21,7 +21,7 @@ import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search.js';
+import type { SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';
 
 type Item = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search.js';
+import type { SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';
 
 const USAGE_HINT =

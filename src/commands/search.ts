@@ -2,17 +2,8 @@ import type { Command } from 'commander';
 import type { ContextFor } from './context.js';
 import { examples } from './help-text.js';
 import { integerIn, nonBlank } from './parsers.js';
-import { addOutputOptions, type OutputFlags } from './shared-options.js';
-
-export interface SearchFlags extends OutputFlags {
-  location?: string;
-  radius?: number;
-  input?: string;
-  unique?: boolean;
-  maxRequests?: number;
-  resume?: boolean;
-  concurrency?: number;
-}
+import type { SearchFlags } from './search-flags.js';
+import { addOutputOptions } from './shared-options.js';
 
 export function registerSearch(program: Command, contextFor: ContextFor): Command {
   const command = program

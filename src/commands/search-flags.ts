@@ -1,0 +1,12 @@
+// The options of `leadctl search`, as commander parses them: shared by the one-search and batch runs.
+import type { OutputFlags } from './shared-options.js';
+
+export interface SearchFlags extends OutputFlags {
+  location?: string;
+  radius?: number;
+  input?: string;
+  unique?: boolean;
+  maxRequests?: number;
+  resume?: boolean;
+  concurrency?: number;
+}
