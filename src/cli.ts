@@ -4,6 +4,7 @@
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
 import { partialFileOf } from './output/partial-note.js';
+import { errorLines } from './ui/error-lines.js';
 import { safeForStderr } from './ui/safe-text.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -124,14 +125,12 @@ function renderError(error: unknown, io: Io, verbose: boolean): number {
       partialNote();
       return error.exitCode;
     }
-    say(`leadctl: ${error.message}`);
-    if (error.hint) say(error.hint);
+    for (const line of errorLines(error)) say(line);
     partialNote();
     if (verbose && error.stack) say(error.stack);
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  say(`leadctl: unexpected error: ${message}`);
+  for (const line of errorLines(error)) say(line);
   partialNote();
   if (verbose && error instanceof Error && error.stack) say(error.stack);
   else say('run again with --verbose for details, and please report it');

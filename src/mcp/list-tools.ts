@@ -3,15 +3,9 @@
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
+import { errorLines } from '../ui/error-lines.js';
 import { type ListInput, MAX_ITEMS_CAP } from './schemas.js';
-import {
-  errorResult,
-  errorText,
-  safeText,
-  successResult,
-  type ToolDeps,
-  type ToolResult,
-} from './tool-result.js';
+import { errorResult, safeText, successResult, type ToolDeps, type ToolResult } from './tool-result.js';
 
 type Resource = 'leads' | 'history';
 type Item = Record<string, unknown>;
@@ -98,7 +92,7 @@ async function manyPages(
   } catch (error) {
     // Items already fetched are worth returning, with why the rest is missing; nothing fetched is an error.
     if (items.length === 0 || signal.aborted) return errorResult(error, deps.mask);
-    stoppedEarly = safeText(errorText(error), deps.mask);
+    stoppedEarly = safeText(errorLines(error).join('\n'), deps.mask);
   }
   const noun = RESOURCES[resource].noun;
   const reachedMax = stoppedEarly === undefined && items.length >= maxItems;

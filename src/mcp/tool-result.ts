@@ -4,9 +4,9 @@
 // string of a result is checked for the key.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LeadClient } from '../api/client.js';
-import { LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
 import { oneLine } from '../api/server-message.js';
+import { errorLines } from '../ui/error-lines.js';
 import type { RequestBudget } from './budget.js';
 
 export type ToolResult = CallToolResult;
@@ -29,16 +29,8 @@ export function keyMasker(apiKey: string | undefined): KeyMasker {
 }
 
 /** The lines the CLI prints for an error (cli.ts): `leadctl: <message>`, then the hint. */
-export function errorText(error: unknown): string {
-  if (error instanceof LeadError) {
-    return error.hint ? `leadctl: ${error.message}\n${error.hint}` : `leadctl: ${error.message}`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return `leadctl: unexpected error: ${message}`;
-}
-
 export function errorResult(error: unknown, mask: KeyMasker): ToolResult {
-  return { isError: true, content: [{ type: 'text', text: safeText(errorText(error), mask) }] };
+  return { isError: true, content: [{ type: 'text', text: safeText(errorLines(error).join('\n'), mask) }] };
 }
 
 export function successResult(summary: string, data: Record<string, unknown>, mask: KeyMasker): ToolResult {
