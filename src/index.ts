@@ -25,8 +25,8 @@ export {
   UsageError,
   ValidationError,
 } from './api/errors.js';
-export type { FetchPage, PageMeta, PageProgress, PageResult, PaginateOptions } from './api/paginate.js';
-export { paginate, paginatePages } from './api/paginate.js';
+export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './api/paging/index.js';
+export { paginate, paginatePages } from './api/paging/index.js';
 export type {
   HistoryEntry,
   HistoryPage,
