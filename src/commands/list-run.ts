@@ -6,7 +6,6 @@ import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
-import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import { withItemSink } from './item-output.js';
 import type { ListFlags } from './list-command.js';
 import { openSession } from './session.js';
@@ -50,16 +49,9 @@ export async function runList(
           onNotice: (message) => ui.notice(message),
         });
         let written = 0;
-        // A collection falls due every ROWS_BETWEEN_COLLECTIONS rows and runs when the next page
-        // arrives: an export that ends right on the mark (20,000 rows) exits without one (~10 ms).
-        let collectionDue = false;
         for await (const items of pages) {
-          if (collectionDue) collectGarbage();
           await sink.writeAll(items);
-          const before = written;
           written += items.length;
-          collectionDue =
-            Math.floor(written / ROWS_BETWEEN_COLLECTIONS) > Math.floor(before / ROWS_BETWEEN_COLLECTIONS);
         }
         ui.stopProgress();
         if (written === 0) return `No ${info.noun}.`;
