@@ -129,7 +129,7 @@ class Walk<T extends Record<string, unknown>> {
     let disagreed: { page: number; result: PageResult<T> } | undefined;
     for (let page = 2; page <= window.plan.last && !stop; page += 1) {
       const result = await this.#data(window.take(page), page);
-      if (!this.#agreesWithAnchor(page, result)) {
+      if (!this.#agreesWithAnchor(page, result) || !(await this.#oldDespiteTime(result))) {
         disagreed = { page, result };
         break;
       }
@@ -200,11 +200,27 @@ class Walk<T extends Record<string, unknown>> {
     return all ? { saved, total, all } : { saved, total };
   }
 
+  /**
+   * A page with an item newer than anything on the first page may hold items saved during the run. A
+   * head read settles it: nothing in front of the first page and the same total mean nothing was
+   * saved or deleted up to then, so the item was re-saved before the run and is old. Each such read
+   * raises the bar, so a list with re-saved items costs one read per newer time, not one per page.
+   */
+  async #oldDespiteTime(result: PageResult<T>): Promise<boolean> {
+    const times = result.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
+    const newest = Math.max(Number.NEGATIVE_INFINITY, ...times);
+    if (newest <= this.#anchor.newestMs) return true;
+    const head = await this.#readHead();
+    if (head.saved !== 0 || head.total !== this.#anchor.total) return false;
+    this.#anchor.newestMs = newest;
+    return true;
+  }
+
   #agreesWithAnchor(page: number, result: PageResult<T>): boolean {
     const { total } = this.#anchor;
     const expected = Math.min(this.#pageSize, total - (page - 1) * this.#pageSize);
     if (result.meta.total !== total || result.items.length !== expected) return false;
-    return !result.items.some((item) => this.#isWritten(item) || this.#newerThanAnchor(item));
+    return !result.items.some((item) => this.#isWritten(item));
   }
 
   /** True when the list still starts with the anchor's first page and holds as many items. */
@@ -218,15 +234,15 @@ class Walk<T extends Record<string, unknown>> {
    * Items saved during the run stand in front of every older item, so only a head read, which finds
    * them in front of the anchor's first page, proves an item new; proven new, it is left out. The read
    * is spent when a page hints at new items: an unwritten item ahead of a written one (unless that one
-   * is a repeated id), or a time newer than anything on the first page (unless re-saved). A hint alone
-   * never drops an item: what the head read cannot place is written.
+   * is a repeated id), or, once the list is seen changing, a time newer than anything on the first page
+   * (unless re-saved). A hint alone never drops an item: what the head read cannot place is written.
    */
   async #dropSavedDuringRun(fresh: T[]): Promise<T[]> {
     const unplaced = (item: T) => !this.#isWritten(item) && !this.#notOwed.has(this.#idOf(item) ?? '');
     const lastWritten = findLastIndex(fresh, (item) => this.#isWritten(item));
     const hinted =
       fresh.slice(0, Math.max(0, lastWritten)).some(unplaced) ||
-      fresh.some((item) => unplaced(item) && this.#newerThanAnchor(item));
+      (this.#ledger.changed && fresh.some((item) => unplaced(item) && this.#newerThanAnchor(item)));
     if (hinted) {
       const head = await this.#readHead();
       // A head read that saw the whole list proves the hinted items it did not see gone: not owed.
