@@ -114,7 +114,21 @@ describe('an export against a server that bends the spec', () => {
     expect(exitCode).toBe(0);
     expect(ids).toEqual(distinctInOrder(list));
     expect(ids).toHaveLength(246);
-    expect(stderr).toMatch(/left out 4 items whose id had already been written/);
+    expect(stderr).toMatch(/Left out 4 items whose id had already been written/);
+  });
+
+  it('explains on stderr, with exit 0, a list that lost leads during the run', async () => {
+    const list = leadsList(250);
+    const gone = new Set<string>();
+    const { exitCode, ids, stderr } = await exportFrom(list, (request, all) => {
+      // Page 2 is asked for: five leads of page 1, written already, are deleted.
+      if (request.page === 2 && gone.size === 0)
+        for (const lead of all.splice(0, 5)) gone.add(String(lead.id));
+      return honest(request, all);
+    });
+    expect(exitCode).toBe(0);
+    expect(ids).toEqual(idsOf(leadsList(250)));
+    expect(stderr).toMatch(/^The list changed during the export \(250 items at the start, 245 at the end\)/m);
   });
 
   it('keeps every digit of numeric ids beyond 2^53 and writes each lead once', async () => {

@@ -1,19 +1,30 @@
 // The ids a run has written, every one of them: a server may repeat an id anywhere in the list, and
 // only the ids themselves tell a repeat from a new item. A million UUIDs as strings in a Set take
-// ~77 MB; packed as 16 bytes each in an open-addressing table (at most 80% full, grown by half) they
-// take about 24 MB. Ids of any other shape (UUIDs in capitals are other ids) go to a plain Set, and
+// ~77 MB; packed as 16 bytes each in an open-addressing table (at most 80% full) they take 20 MB. Ids of any other shape (UUIDs in capitals are other ids) go to a plain Set, and
 // so does the all-zero UUID, whose packed form marks an empty slot.
 
 const INITIAL_SLOTS = 1024;
 const MAX_LOAD = 0.8;
 const DASHES = [8, 13, 18, 23];
 
+/** Past this many expected ids the table grows as it fills, rather than trust a server's count. */
+const MAX_PRESIZED = 2_000_000;
+
 export class IdSet {
   readonly #others = new Set<string>();
-  #words = new Uint32Array(4 * INITIAL_SLOTS);
-  #slots = INITIAL_SLOTS;
+  #words: Uint32Array;
+  #slots: number;
   #count = 0;
   readonly #key = new Uint32Array(4);
+
+  /**
+   * `expected`: how many ids the run will likely hold (the list's total). Sized once, the table is
+   * never copied: each growth would leave the old table's memory with the process (RSS), not the OS.
+   */
+  constructor(expected = 0) {
+    this.#slots = Math.max(INITIAL_SLOTS, Math.ceil(Math.min(expected, MAX_PRESIZED) / MAX_LOAD) + 1);
+    this.#words = new Uint32Array(4 * this.#slots);
+  }
 
   has(id: string): boolean {
     if (!packUuid(id, this.#key)) return this.#others.has(id);

@@ -40,7 +40,7 @@ export function reconcile(ledger: Ledger): string[] {
   const { repeats, written, startTotal, endTotal } = ledger;
   if (repeats > 0) {
     notices.push(
-      `left out ${repeats} ${repeats === 1 ? 'item' : 'items'} whose id had already been written (the server sent the same id more than once)`,
+      `Left out ${repeats} ${repeats === 1 ? 'item' : 'items'} whose id had already been written (the server sent the same id more than once)`,
     );
   }
   if (ledger.stoppedEarly) return notices;
@@ -56,7 +56,7 @@ export function reconcile(ledger: Ledger): string[] {
   const saved = Math.max(ledger.savedSkipped, ledger.savedUnseen);
   const savedNote = saved > 0 ? `; ${saved} saved meanwhile ${saved === 1 ? 'is' : 'are'} not in it` : '';
   notices.push(
-    `the list changed during the export (${startTotal} items at the start, ${endTotal} at the end): every item present throughout was written once${savedNote}`,
+    `The list changed during the export (${startTotal} items at the start, ${endTotal} at the end): every item present throughout was written once${savedNote}`,
   );
   return notices;
 }

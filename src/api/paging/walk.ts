@@ -52,7 +52,7 @@ export async function* walkPages<T extends Record<string, unknown>>(
 class Walk<T extends Record<string, unknown>> {
   readonly requests: Requests<T>;
   readonly #options: PaginateOptions;
-  readonly #written = new IdSet();
+  #written = new IdSet();
   /** Ids proven not owed: found by a head read in front of every written item, or gone from the list. */
   readonly #notOwed = new Set<string>();
   readonly #ledger: Ledger = newLedger();
@@ -77,6 +77,7 @@ class Walk<T extends Record<string, unknown>> {
     const first = await this.#data(this.requests.fetch(start, this.#options.limit), start);
     this.#pageSize = pageSizeOf(first, this.#options.limit, start);
     const total = first.meta.total;
+    this.#written = new IdSet(Math.min(total, this.#maxItems));
     const times = first.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
     this.#anchor = {
       total,
