@@ -3,13 +3,21 @@
 // anchor, one head read that certifies them, and one page at a time (each judged by positions, ids and
 // totals) once the list is seen changing.
 
-import { ProtocolError } from '../errors.js';
+import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
 import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import { IdSet } from './id-set.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
+import {
+  notACount,
+  oddList,
+  oddPageError,
+  pageSizeOf,
+  repeatedPageError,
+  uncertifiable,
+} from './server-checks.js';
 import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
 import { PageWindow } from './window.js';
 
@@ -389,12 +397,7 @@ class Walk<T extends Record<string, unknown>> {
   async #data(request: Promise<PageResult<T>>, page: number): Promise<PageResult<T>> {
     const result = await request;
     const { total } = result.meta;
-    if (!Number.isSafeInteger(total) || total < 0) {
-      throw new ProtocolError(
-        `server answered page ${page} with meta.total ${total}, which is not a count of items`,
-        `${this.#progress.itemsYielded} written before it`,
-      );
-    }
+    if (!Number.isSafeInteger(total) || total < 0) throw notACount(page, total, this.#progress.itemsYielded);
     if (this.#progress.pagesFetched > 0 && total !== this.#anchor.total) this.#ledger.changed = true;
     this.#progress.pagesFetched += 1;
     this.#progress.total = total;
@@ -412,23 +415,6 @@ class Walk<T extends Record<string, unknown>> {
   }
 }
 
-/**
- * The size the server really pages by: meta.limit when it admits to less than we asked, else the first
- * page's length when that is shorter than asked while the total says more items follow (a silent clamp).
- */
-function pageSizeOf<T>(first: PageResult<T>, requested: number, startPage: number): number {
-  const reported = first.meta.limit;
-  const size = Number.isInteger(reported) && reported > 0 && reported < requested ? reported : requested;
-  const length = first.items.length;
-  if (length > size) {
-    throw new ProtocolError(
-      `server answered page ${startPage} with ${length} items, more than the ${size} asked for`,
-    );
-  }
-  const clamped = length > 0 && length < size && first.meta.total > startPage * length;
-  return clamped ? length : size;
-}
-
 function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
   for (let index = items.length - 1; index >= 0; index -= 1) if (predicate(items[index] as T)) return index;
   return -1;
@@ -436,28 +422,4 @@ function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
 
 function isText(value: string | undefined): value is string {
   return value !== undefined;
-}
-
-function oddPageError(page: number, got: number, size: number, total: number, progress: PageProgress) {
-  const expected = Math.min(size, total - (page - 1) * size);
-  return new ProtocolError(
-    `server answered page ${page} with ${got} items where its meta.total (${total}) means ${expected} belong there; ${progress.itemsYielded} written`,
-  );
-}
-
-function repeatedPageError(page: number, written: number, total: number) {
-  return new ProtocolError(
-    `server answered page ${page} with items it had already sent on earlier pages (it does not page as asked); ${written} of ${total} written`,
-  );
-}
-
-function oddList() {
-  return new ProtocolError('the list kept shrinking faster than it could be paged', 'try again later');
-}
-
-function uncertifiable(ledger: Ledger, written: number) {
-  return new ProtocolError(
-    `the list changed during the export more than its answers can vouch for (${ledger.startTotal} items at the start, ${ledger.endTotal} at the end); ${written} written`,
-    'run it again',
-  );
 }
