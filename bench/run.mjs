@@ -1,6 +1,6 @@
 // `npm run bench`: builds, then measures start-up, one page, a 20,000-lead export against a server with
 // 20 ms latency (plus two baselines: --concurrency 1 and a curl | jq shell loop) and peak memory at
-// 20,000 vs 200,000 leads. Prints a table of medians; `npm run bench -- --record` also writes
+// 20,000 vs 200,000 vs 1,000,000 leads. Prints a table of medians; `npm run bench -- --record` also writes
 // bench/RESULTS.md. Every server is local (127.0.0.1) and runs in its own process.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ const { values: opts } = parseArgs({
     'memory-runs': { type: 'string', default: '3' },
     leads: { type: 'string', default: '20000' },
     'big-leads': { type: 'string', default: '200000' },
+    'huge-leads': { type: 'string', default: '1000000' },
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     record: { type: 'boolean', default: false },
@@ -50,11 +51,12 @@ try {
         baselineRuns: int('baseline-runs'),
       })),
     );
-  if (only.has('memory')) log(`peak memory at ${int('leads')} vs ${int('big-leads')} leads…`);
+  if (only.has('memory'))
+    log(`peak memory at ${int('leads')} vs ${int('big-leads')} vs ${int('huge-leads')} leads…`);
   if (only.has('memory'))
     rows.push(
       ...(await memoryBySize(sandbox.file, {
-        sizes: [int('leads'), int('big-leads')],
+        sizes: [int('leads'), int('big-leads'), int('huge-leads')],
         runs: int('memory-runs'),
       })),
     );

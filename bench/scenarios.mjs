@@ -149,13 +149,13 @@ export async function exportAtLatency(bundle, { leads, latencyMs, concurrency, r
   }
 }
 
-/** Peak memory of the same export at two sizes, on servers without latency (the client at full speed). */
+/** Peak memory of the same export at several sizes, on servers without latency (the client at full speed). */
 export async function memoryBySize(bundle, { sizes, runs }) {
-  const servers = await Promise.all(sizes.map((leads) => startServer(bundle, { leads, latencyMs: 0 })));
-  try {
-    const results = [];
-    for (const [index, leads] of sizes.entries()) {
-      const server = servers[index];
+  const results = [];
+  // One server at a time: a million-lead server is big enough to crowd the others out.
+  for (const leads of sizes) {
+    const server = await startServer(bundle, { leads, latencyMs: 0 });
+    try {
       const [row] = await rounds(
         [
           {
@@ -170,9 +170,9 @@ export async function memoryBySize(bundle, { sizes, runs }) {
         { count: runs, server },
       );
       results.push(row);
+    } finally {
+      await server.close();
     }
-    return results;
-  } finally {
-    await Promise.all(servers.map((server) => server.close()));
   }
+  return results;
 }

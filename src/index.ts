@@ -26,8 +26,8 @@ export {
   ValidationError,
 } from './api/errors.js';
 export { ExactNumber, identityText } from './api/exact-number.js';
-export type { FetchPage, PageMeta, PageProgress, PageResult, PaginateOptions } from './api/paginate.js';
-export { paginate, paginatePages } from './api/paginate.js';
+export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './api/paging/index.js';
+export { paginate, paginatePages } from './api/paging/index.js';
 export type {
   HistoryEntry,
   HistoryPage,

@@ -5,8 +5,7 @@ import { Agent, request } from 'undici';
 import { type Clock, systemClock } from './clock.js';
 import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
 import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
-import { type ListAllOptions, listAllPages } from './list-all.js';
-import { flattenPages } from './paginate.js';
+import { flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
 import { parseHistoryPage, parseLeadsPage, parseSearchResponse, type RawResponse } from './parse-response.js';
 import { maxBodyBytesFrom, readBodyCapped } from './read-body.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
@@ -14,7 +13,7 @@ import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from 
 import { oneLine } from './server-message.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
-export type { ListAllOptions } from './list-all.js';
+export type { ListAllOptions } from './paging/index.js';
 export type { WaitEvent } from './retry.js';
 
 export interface AttemptEvent {

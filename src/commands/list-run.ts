@@ -1,32 +1,14 @@
 // leads and history: one page with a footer, or many pages (--all, --max-items, --since) streamed in
 // order through the paginator.
-import type { LeadClient } from '../api/client.js';
+import { fetchListPage } from '../api/paging/index.js';
 import { parseSince } from '../api/since.js';
 import { withItemSink } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
-import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import type { ListFlags } from './list-command.js';
 import { openSession } from './session.js';
-
-type Item = Record<string, unknown>;
-
-async function fetchOnePage(
-  client: LeadClient,
-  resource: 'leads' | 'history',
-  page: number,
-  limit: number,
-  signal: AbortSignal,
-) {
-  if (resource === 'leads') {
-    const { leads, meta } = await client.listLeads({ page, limit }, { signal });
-    return { items: leads as Item[], meta };
-  }
-  const { history, meta } = await client.listHistory({ page, limit }, { signal });
-  return { items: history as Item[], meta };
-}
 
 export async function runList(
   resource: 'leads' | 'history',
@@ -44,7 +26,7 @@ export async function runList(
       { ctx, flags, resource: info, storedFormat: session.settings.format },
       async (sink) => {
         if (!manyPages) {
-          const { items, meta } = await fetchOnePage(
+          const { items, meta } = await fetchListPage(
             client,
             resource,
             flags.page ?? 1,
@@ -64,18 +46,12 @@ export async function runList(
           ...(since === undefined ? {} : { since }),
           signal: ctx.signal,
           onProgress: (p) => ui.progress(progressLine(info.noun, p)),
+          onNotice: (message) => ui.notice(message),
         });
         let written = 0;
-        // A collection falls due every ROWS_BETWEEN_COLLECTIONS rows and runs when the next page
-        // arrives: an export that ends right on the mark (20,000 rows) exits without one (~10 ms).
-        let collectionDue = false;
         for await (const items of pages) {
-          if (collectionDue) collectGarbage();
           await sink.writeAll(items);
-          const before = written;
           written += items.length;
-          collectionDue =
-            Math.floor(written / ROWS_BETWEEN_COLLECTIONS) > Math.floor(before / ROWS_BETWEEN_COLLECTIONS);
         }
         ui.stopProgress();
         if (written === 0) return `No ${info.noun}.`;

@@ -72,6 +72,14 @@ describe('leadctl leads --all', () => {
     expect((JSON.parse(json.stdout) as { id: string }[]).map((lead) => lead.id)).toEqual(ids);
   });
 
+  it('spends pages + 1 requests on a list that holds still, at the default concurrency', async () => {
+    const sandbox = await sandboxWith({ leads: 2_000 });
+    const { exitCode, ids } = await exportAll(sandbox);
+    expect(exitCode).toBe(0);
+    expect(ids).toHaveLength(2_000);
+    expect(sandbox.requests.filter((q) => q.path === '/api/v1/leads')).toHaveLength(20 + 1);
+  });
+
   it('writes each lead exactly once from a server that fails a quarter of requests and resets a tenth', async () => {
     const expected = await idsOf({ leads: 3_000, seed: 11 });
     const flaky = await sandboxWith({ leads: 3_000, seed: 11, failRate: 0.25, resetRate: 0.1 });

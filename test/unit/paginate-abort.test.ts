@@ -2,7 +2,7 @@
 // consumer never makes pages pile up.
 
 import { describe, expect, it } from 'vitest';
-import { paginate } from '../../src/api/paginate.js';
+import { paginate } from '../../src/api/paging/index.js';
 import { collect, FakeList, FakeServer, flush } from './paginate-fake-server.js';
 
 /** Answers page 1 and lets pages 2-5 (a round at concurrency 4) be requested, without answering them. */
@@ -107,8 +107,8 @@ describe('paginate failures', () => {
 });
 
 describe('paginate backpressure', () => {
-  // Pages held for a probe plus pages in flight: one probe interval (16) and two windows (2 x 4).
-  const HOLD_LIMIT = 16 + 2 * 4;
+  // Pages sent but not handed out yet: four windows (4 x 4).
+  const HOLD_LIMIT = 4 * 4;
 
   it('reads ahead while the consumer holds the first page, up to the hold limit and no further', async () => {
     const server = new FakeServer(new FakeList(500));
@@ -134,7 +134,7 @@ describe('paginate backpressure', () => {
     expect(server.calls.map((call) => `${call.page}:${call.limit}`)).toEqual(['1:10']);
   });
 
-  it('holds at most one probe interval and two windows of pages ahead of a slow consumer', async () => {
+  it('holds at most four windows of pages ahead of a slow consumer', async () => {
     const server = new FakeServer(new FakeList(2000));
     server.autoRespond = () => {};
     const iterator = paginate(server.fetchPage, { limit: 10, concurrency: 4 })[Symbol.asyncIterator]();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { type FetchPage, type PageProgress, paginate } from '../../src/api/paginate.js';
+import { type FetchPage, type PageProgress, paginate } from '../../src/api/paging/index.js';
 import { type FakeLead, FakeList, FakeServer, leadWithSeq } from './paginate-fake-server.js';
 
 async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -28,24 +28,20 @@ describe('paginate on a list that does not change', () => {
     });
   }
 
-  it('asks for every data page with the requested limit, probes with limit 1 on page 1', async () => {
+  it('asks for every data page with the requested limit, then reads the head once', async () => {
     const server = answeringServer(40);
     await all(paginate(server.fetchPage, { limit: 7, concurrency: 3 }));
-    for (const call of server.calls)
-      expect(call.limit === 7 || (call.limit === 1 && call.page === 1)).toBe(true);
-    // Pages 2-6 fit in one probe interval: page 2 follows page 1, one final probe confirms 3-6.
-    expect(server.calls.filter((call) => call.limit === 1)).toHaveLength(1);
+    expect(server.dataRequests()).toEqual(['1:7', '2:7', '3:7', '4:7', '5:7', '6:7']);
+    expect(server.calls.map((call) => `${call.page}:${call.limit}`).at(-1)).toBe('1:100');
   });
 
   for (const concurrency of [2, 4, 8, 16]) {
-    it(`probes about once per ${Math.max(16, 2 * concurrency)} pages on a long list at concurrency ${concurrency}`, async () => {
+    it(`spends pages + 1 requests on a long list that holds still, at concurrency ${concurrency}`, async () => {
       const server = answeringServer(1000);
       const items = await all(paginate(server.fetchPage, { limit: 5, concurrency }));
       expect(items).toHaveLength(1000);
       expect(server.dataRequests()).toHaveLength(200);
-      const probes = server.calls.filter((call) => call.limit === 1).length;
-      expect(probes).toBeGreaterThan(0);
-      expect(probes).toBeLessThanOrEqual(Math.ceil(199 / Math.max(16, 2 * concurrency)) + 1);
+      expect(server.calls).toHaveLength(201);
     });
   }
 
@@ -106,7 +102,7 @@ describe('paginate stops early', () => {
     const items = await all(paginate(server.fetchPage, { limit: 10, concurrency: 4, maxItems: 25 }));
     expect(items).toHaveLength(25);
     expect(server.dataRequests()).toEqual(['1:10', '2:10', '3:10']);
-    expect(server.calls).toHaveLength(4); // and the end probe that certifies pages 2-3
+    expect(server.calls).toHaveLength(4); // and the head read that certifies page 3
   });
 
   it('after maxItems within the first page: one request', async () => {

@@ -3,7 +3,7 @@
 // `deliver()` hands the answer to the client. Splitting them lets a test make two requests in flight
 // read the list in one order and arrive in the other, with inserts and removals in between.
 
-import type { FetchPage, PageResult } from '../../src/api/paginate.js';
+import type { FetchPage, PageResult } from '../../src/api/paging/index.js';
 
 export interface FakeLead extends Record<string, unknown> {
   id: string;
@@ -128,9 +128,16 @@ export class FakeServer {
     return this.calls.filter((call) => call.state === 'waiting' || call.state === 'read');
   }
 
-  /** Data pages requested, as `page:limit`, probes (limit 1) left out. */
+  /** The head reads that certify pipelined pages: page 1 at the API's largest limit. */
+  headReads(): HeldCall[] {
+    return this.calls.filter((call) => call.page === 1 && call.limit === 100);
+  }
+
+  /** Data pages requested, as `page:limit`, head reads left out. */
   dataRequests(): string[] {
-    return this.calls.filter((call) => call.limit !== 1).map((call) => `${call.page}:${call.limit}`);
+    return this.calls
+      .filter((call) => !this.headReads().includes(call))
+      .map((call) => `${call.page}:${call.limit}`);
   }
 }
 

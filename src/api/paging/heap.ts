@@ -1,7 +1,8 @@
-// Why an export asks for a full garbage collection now and then: V8 lets the old generation grow with
+// Why paging asks for a full garbage collection now and then: V8 lets the old generation grow with
 // the volume allocated rather than with what is live, so a 200,000-lead export peaked at 126 MB while
-// holding about 45 MB. One full collection per 10,000 rows (about 3 ms each) keeps the peak flat:
-// 94 MB at 20,000 leads, 98 MB at 200,000, with no measurable change in time (bench/RESULTS.md).
+// holding about 45 MB. One full collection per 10,000 items handed out (about 3 ms each) keeps the
+// peak flat (bench/RESULTS.md). It lives here, in the export path, not in a command; the V8 flag is
+// set where the collection runs, so no launcher flag is needed.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

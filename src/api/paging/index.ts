@@ -1,0 +1,100 @@
+// Paging: the one entry point. Every item of a newest-first list, in server order, each once, even
+// while the list changes (README.md beside this file says how and why). The one-page path of the CLI
+// and the --all path both fetch a page through fetchListPage().
+import type { LeadClient } from '../client.js';
+import { UsageError } from '../errors.js';
+import type { HistoryEntry, Lead } from '../schemas.js';
+import { parseSince } from '../since.js';
+import type { FetchPage, PageResult, PaginateOptions } from './types.js';
+import { walkPages } from './walk.js';
+
+export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
+
+export type ListResource = 'leads' | 'history';
+type ListClient = Pick<LeadClient, 'listLeads' | 'listHistory'>;
+
+/** One page of a list, as paging and the single-page commands both read it. */
+export async function fetchListPage(
+  client: ListClient,
+  resource: ListResource,
+  page: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<PageResult<Lead | HistoryEntry>> {
+  const options = signal ? { signal } : {};
+  if (resource === 'leads') {
+    const { leads, meta } = await client.listLeads({ page, limit }, options);
+    return { items: leads, meta };
+  }
+  const { history, meta } = await client.listHistory({ page, limit }, options);
+  return { items: history, meta };
+}
+
+/** What `LeadClient.paginate()` takes: paging options without the parts that follow from the resource. */
+export interface ListAllOptions extends Omit<PaginateOptions, 'limit' | 'since' | 'idField' | 'timeField'> {
+  /** Page size, 1..100; default 100, the fewest requests. */
+  limit?: number;
+  since?: Date | string;
+}
+
+/** Every item of a list in batches (see paginatePages). */
+export function listAllPages(
+  client: ListClient,
+  resource: ListResource,
+  options: ListAllOptions,
+  nowMs: number,
+): AsyncIterable<(Lead | HistoryEntry)[]> {
+  const { since, limit = 100, ...rest } = options;
+  const fetchPage: FetchPage<Lead | HistoryEntry> = (page, size, signal) =>
+    fetchListPage(client, resource, page, size, signal);
+  return paginatePages(fetchPage, {
+    ...rest,
+    limit,
+    idField: 'id',
+    timeField: resource === 'leads' ? 'saved_at' : 'created_at',
+    ...(since === undefined ? {} : { since: typeof since === 'string' ? parseSince(since, nowMs) : since }),
+  });
+}
+
+export function paginate<T extends Record<string, unknown>>(
+  fetchPage: FetchPage<T>,
+  options: PaginateOptions,
+): AsyncIterable<T> {
+  return flattenPages(paginatePages(fetchPage, options));
+}
+
+/**
+ * The same items as paginate(), in the same order, handed out in batches (a page's worth, never empty):
+ * for consumers that write many items at once, an await per page instead of per item.
+ */
+export function paginatePages<T extends Record<string, unknown>>(
+  fetchPage: FetchPage<T>,
+  options: PaginateOptions,
+): AsyncIterable<T[]> {
+  validateOptions(options);
+  return walkPages(fetchPage, options);
+}
+
+/** Batches back to single items. */
+export async function* flattenPages<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
+function validateOptions(options: PaginateOptions): void {
+  const integerIn = (value: number | undefined, min: number, max: number) =>
+    value === undefined || (Number.isInteger(value) && value >= min && value <= max);
+  if (options.limit === undefined || !integerIn(options.limit, 1, 100))
+    throw new UsageError(`limit must be 1..100, got ${options.limit}`);
+  if (!integerIn(options.startPage, 1, Number.MAX_SAFE_INTEGER)) {
+    throw new UsageError(`page must be an integer >= 1, got ${options.startPage}`);
+  }
+  if (!integerIn(options.concurrency, 1, 16)) {
+    throw new UsageError(`concurrency must be 1..16, got ${options.concurrency}`);
+  }
+  if (!integerIn(options.maxItems, 0, Number.MAX_SAFE_INTEGER)) {
+    throw new UsageError(`max-items must be an integer >= 0, got ${options.maxItems}`);
+  }
+  if (options.since && (!options.timeField || Number.isNaN(options.since.getTime()))) {
+    throw new UsageError('since needs a valid date and a timeField to compare it with');
+  }
+}

@@ -1,0 +1,62 @@
+// The end of a run: what was written set against what the server said, as notices for the user, or
+// a ProtocolError when the counts of an unchanged list do not add up.
+import { ProtocolError } from '../errors.js';
+
+export interface Ledger {
+  /** meta.total of the first page and of the last answer read. */
+  startTotal: number;
+  endTotal: number;
+  written: number;
+  /** Items dropped because their id had been written already. */
+  repeats: number;
+  /** Items seen in front of what was written, not written before: saved during the run. */
+  savedSkipped: number;
+  /** Items the head read found in front of the first page: saved during the run. */
+  savedUnseen: number;
+  /** Some answer showed a total other than the first page's. */
+  changed: boolean;
+  /** maxItems or since ended the run: the counts say nothing about the rest. */
+  stoppedEarly: boolean;
+  /** Items before the start page. */
+  offset: number;
+}
+
+export function newLedger(): Ledger {
+  return {
+    startTotal: 0,
+    endTotal: 0,
+    written: 0,
+    repeats: 0,
+    savedSkipped: 0,
+    savedUnseen: 0,
+    changed: false,
+    stoppedEarly: false,
+    offset: 0,
+  };
+}
+
+export function reconcile(ledger: Ledger): string[] {
+  const notices: string[] = [];
+  const { repeats, written, startTotal, endTotal } = ledger;
+  if (repeats > 0) {
+    notices.push(
+      `Left out ${repeats} ${repeats === 1 ? 'item' : 'items'} whose id had already been written (the server sent the same id more than once)`,
+    );
+  }
+  if (ledger.stoppedEarly) return notices;
+  if (!ledger.changed) {
+    const arrived = written + repeats;
+    if (arrived < endTotal - ledger.offset) {
+      throw new ProtocolError(
+        `the server's counts do not add up: meta.total says ${endTotal}, but its pages held ${arrived} items; ${written} written`,
+      );
+    }
+    return notices;
+  }
+  const saved = Math.max(ledger.savedSkipped, ledger.savedUnseen);
+  const savedNote = saved > 0 ? `; ${saved} saved meanwhile ${saved === 1 ? 'is' : 'are'} not in it` : '';
+  notices.push(
+    `The list changed during the export (${startTotal} items at the start, ${endTotal} at the end): every item present throughout was written once${savedNote}`,
+  );
+  return notices;
+}

@@ -1,0 +1,112 @@
+// Page requests of one run, all under one AbortController: a failed request, the caller's signal, a
+// discarded window or the consumer leaving early cancel what is still in flight. Rejections of
+// cancelled requests are swallowed; the error the caller sees is the first real failure (or the
+// caller's abort reason), never a knock-on "aborted" from a sibling.
+
+import { setMaxListeners } from 'node:events';
+import type { FetchPage, PageResult } from './types.js';
+
+/** Up to 16 pages in flight, each with our listener and fetchPage's own: not a leak. */
+const LISTENERS_PER_SIGNAL = 64;
+
+class RequestsEnded extends Error {
+  override readonly name = 'RequestsEnded';
+}
+
+export interface RequestGroup<T> {
+  fetch(page: number, limit: number): Promise<PageResult<T>>;
+  /** Cancels what the group still has in flight. */
+  discard(): void;
+}
+
+export class Requests<T> {
+  readonly #controller = new AbortController();
+  #failure: { error: unknown } | undefined;
+  readonly #onExternalAbort = () => this.#controller.abort(this.external?.reason);
+
+  constructor(
+    private readonly fetchPage: FetchPage<T>,
+    private readonly external: AbortSignal | undefined,
+  ) {
+    setMaxListeners(LISTENERS_PER_SIGNAL, this.#controller.signal);
+    if (external?.aborted) this.#onExternalAbort();
+    else external?.addEventListener('abort', this.#onExternalAbort, { once: true });
+  }
+
+  fetch(page: number, limit: number): Promise<PageResult<T>> {
+    return this.#start(page, limit, this.#controller.signal);
+  }
+
+  /** Requests that can be cancelled together (the pipelined window). */
+  group(): RequestGroup<T> {
+    const controller = new AbortController();
+    setMaxListeners(LISTENERS_PER_SIGNAL, controller.signal);
+    const parent = this.#controller.signal;
+    const follow = () => controller.abort(parent.reason);
+    if (parent.aborted) follow();
+    else parent.addEventListener('abort', follow, { once: true });
+    return {
+      fetch: (page, limit) => this.#start(page, limit, controller.signal),
+      discard: () => {
+        parent.removeEventListener('abort', follow);
+        controller.abort(new RequestsEnded('page no longer needed'));
+      },
+    };
+  }
+
+  /** Throws the caller's abort reason once the caller has aborted (checked after each hand-out). */
+  throwIfAborted(): void {
+    if (this.external?.aborted) throw this.external.reason;
+  }
+
+  /** The error to surface for something caught during the run. */
+  errorFor(caught: unknown): unknown {
+    if (this.external?.aborted) return this.external.reason;
+    return this.#failure ? this.#failure.error : caught;
+  }
+
+  close(): void {
+    this.external?.removeEventListener('abort', this.#onExternalAbort);
+    if (!this.#controller.signal.aborted) this.#controller.abort(new RequestsEnded('paging ended'));
+  }
+
+  #start(page: number, limit: number, signal: AbortSignal): Promise<PageResult<T>> {
+    if (signal.aborted) return handled(Promise.reject(signal.reason));
+    let request: Promise<PageResult<T>>;
+    try {
+      request = Promise.resolve(this.fetchPage(page, limit, signal));
+    } catch (error) {
+      request = Promise.reject(error);
+    }
+    const settled = new Promise<PageResult<T>>((resolve, reject) => {
+      // Do not trust fetchPage to honour the signal: settle on abort regardless.
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      request.then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          if (!signal.aborted) this.#fail(error);
+          reject(error);
+        },
+      );
+    });
+    return handled(settled);
+  }
+
+  /** The first real failure cancels every sibling still in flight. */
+  #fail(error: unknown): void {
+    if (this.#failure || this.#controller.signal.aborted) return;
+    this.#failure = { error };
+    this.#controller.abort(error);
+  }
+}
+
+/** Marks a promise as handled so that an abandoned request never becomes an unhandled rejection. */
+function handled<R>(promise: Promise<R>): Promise<R> {
+  promise.catch(() => {});
+  return promise;
+}

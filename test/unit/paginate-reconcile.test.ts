@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../src/api/errors.js';
+import { newLedger, reconcile } from '../../src/api/paging/reconcile.js';
+
+const ledger = (fields: Partial<ReturnType<typeof newLedger>>) => ({ ...newLedger(), ...fields });
+
+describe('reconcile', () => {
+  it('says nothing when an unchanged list was written in full', () => {
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 250 }))).toEqual([]);
+  });
+
+  it('refuses an unchanged list whose pages held fewer items than its total', () => {
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 240 }))).toThrow(ProtocolError);
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 240 }))).toThrow(
+      "the server's counts do not add up: meta.total says 250, but its pages held 240 items; 240 written",
+    );
+  });
+
+  it('counts repeated ids as items that arrived, and says how many were left out', () => {
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 246, repeats: 4 }))).toEqual([
+      'Left out 4 items whose id had already been written (the server sent the same id more than once)',
+    ]);
+  });
+
+  it('explains a list that changed, with the leads saved meanwhile that are not in the export', () => {
+    const notices = reconcile(
+      ledger({ startTotal: 250, endTotal: 248, written: 245, changed: true, savedUnseen: 3 }),
+    );
+    expect(notices).toEqual([
+      'The list changed during the export (250 items at the start, 248 at the end): every item present throughout was written once; 3 saved meanwhile are not in it',
+    ]);
+  });
+
+  it('checks no counts when --max-items or --since ended the run', () => {
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 10, stoppedEarly: true }))).toEqual(
+      [],
+    );
+  });
+
+  it('leaves out the items before the start page', () => {
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 50, offset: 200 }))).toEqual([]);
+  });
+});
