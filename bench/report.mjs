@@ -18,10 +18,7 @@ export function judge(rows, { pageSize }) {
   };
   against('version', 1.2, 'start-up: --version');
   against('help', 1.5, 'start-up: leads --help');
-  against('page', 2, 'one page --json');
-  const noCache = find('page-no-cache');
-  if (noCache && bare)
-    notes.set(noCache, { text: `${(noCache.wallMs / bare).toFixed(2)}x node`, ok: undefined });
+  against('page', 2.2, 'one page --json');
   for (const kind of ['export', 'export-c1', 'floor', 'curl-jq']) {
     const row = find(kind);
     if (!row) continue;

@@ -15,16 +15,12 @@ const FLOOR = join(root, 'bench/undici-floor.mjs');
 const node = process.execPath;
 const RUN_TIMEOUT_MS = 180_000;
 
-// One code cache folder for the whole bench: the warm-up rounds write it, as a user's first run would.
-const CACHE_HOME = mkdtempSync(join(tmpdir(), 'leadctl-bench-cache-'));
-
-/** The CLI's environment: this server, empty config and cache folders, nothing else of the user's. */
+/** The CLI's environment: this server, an empty config folder, nothing else of the user's. */
 function cliEnv(server) {
   const env = {
     ...process.env,
     NO_COLOR: '1',
     XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'leadctl-bench-config-')),
-    XDG_CACHE_HOME: CACHE_HOME,
   };
   for (const name of Object.keys(env)) if (name.startsWith('LEADCTL_')) delete env[name];
   return server ? { ...env, LEADCTL_BASE_URL: server.url, LEADCTL_API_KEY: server.apiKey } : env;
@@ -81,13 +77,6 @@ export async function startupAndOnePage(bundle, { runs }) {
           args: [BIN, 'leads', '--json'],
           env,
           meta: { kind: 'page' },
-        },
-        {
-          name: 'baseline: the same page without the code cache',
-          command: node,
-          args: [BIN, 'leads', '--json'],
-          env: { ...env, LEADCTL_NO_CODE_CACHE: '1' },
-          meta: { kind: 'page-no-cache' },
         },
       ],
       { count: runs, warmup: 3, server },
