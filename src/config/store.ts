@@ -113,7 +113,7 @@ function folderWarnings(dir: string): string[] {
 }
 
 /**
- * Node 20's JSON.parse messages quote the source text around the error, which may be an API key:
+ * JSON.parse messages quote the source text around the error, which may be an API key:
  * keep the reason, drop the quote, and turn "position N" into a line and column.
  */
 function describeJsonError(error: unknown, text: string): string {
@@ -121,12 +121,16 @@ function describeJsonError(error: unknown, text: string): string {
   // `Unexpected token 's', "…source…" is not valid JSON` (or `…"…source…"…`): cut at the quote.
   const quoteStart = message.search(/,\s*(?:\.\.\.)?"/);
   const reason = quoteStart >= 0 ? message.slice(0, quoteStart) : message;
-  return reason.replace(/ in JSON at position (\d+)$/, (_match, offset: string) => {
-    const before = text.slice(0, Number(offset));
-    const line = before.split('\n').length;
-    const column = Number(offset) - before.lastIndexOf('\n');
-    return ` at line ${line}, column ${column}`;
-  });
+  // Node 22+ adds its own " (line L column C)": one wording on every Node.
+  return reason.replace(
+    / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/,
+    (_match, offset: string) => {
+      const before = text.slice(0, Number(offset));
+      const line = before.split('\n').length;
+      const column = Number(offset) - before.lastIndexOf('\n');
+      return ` at line ${line}, column ${column}`;
+    },
+  );
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
