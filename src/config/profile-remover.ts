@@ -1,32 +1,16 @@
-// Removing one stored profile. Beside profile-writer.ts and written the same way (conf, atomic, 0600;
-// a file the reader rejects is never rewritten); kept apart so that the writer's one job stays one.
-import path from 'node:path';
+// Removing one stored profile: a change of the profiles, written as every change is (profile-writer.ts:
+// locked, atomic, 0600; a file the reader rejects is never rewritten).
 import { UsageError } from '../api/errors.js';
-import { configFile } from './paths.js';
-import { type ConfigFileContents, describeFsError, readConfigFile } from './store.js';
+import { updateProfiles } from './profile-writer.js';
+import type { ConfigFileContents } from './store.js';
 
 /** Removes `profile` from the config file and returns the file's path; a profile that isn't there is an error. */
-export async function removeProfile(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
-  const file = readConfigFile(configFile(env));
-  // Checked again here: another run may have removed it while the user was asked.
-  if (!Object.hasOwn(file.profiles, profile)) throw noSuchProfile(file, profile);
-  const profiles = Object.fromEntries(Object.entries(file.profiles).filter(([name]) => name !== profile));
-
-  const { default: Conf } = await import('conf');
-  try {
-    const store = new Conf<Record<string, unknown>>({
-      cwd: path.dirname(file.path),
-      configName: 'config',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-    });
-    store.set('profiles', profiles);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? 'it is not valid JSON' : describeFsError(error);
-    throw new UsageError(`cannot write config file ${file.path}: ${reason}`);
-  }
-  return file.path;
+export function removeProfile(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
+  return updateProfiles(env, (file) => {
+    // Checked inside the lock: another run may have removed it while the user was asked.
+    if (!Object.hasOwn(file.profiles, profile)) throw noSuchProfile(file, profile);
+    return Object.fromEntries(Object.entries(file.profiles).filter(([name]) => name !== profile));
+  });
 }
 
 export function noSuchProfile(file: ConfigFileContents, profile: string): UsageError {

@@ -1,5 +1,6 @@
-// Writing one profile through conf (atomic write, file mode 0600), under a lock so that concurrent
-// writers (a provisioning script running 20 `config set` at once) each see the others' changes.
+// Every write of the config file: through conf (atomic write, file mode 0600), under a lock so that
+// concurrent writers (a provisioning script running 20 `config set` at once) each see the others'
+// changes. Setting a profile's values and removing a profile are both a change of the profiles.
 // conf and proper-lockfile are imported here only, lazily. The file is read and checked inside the
 // lock with the same reader every command uses: a file it rejects is refused, never overwritten, so a
 // hand-broken config keeps the user's keys.
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { configFile } from './paths.js';
 import { makePrivateDir } from './private-dir.js';
-import { describeFsError, type RawProfile, readConfigFile } from './store.js';
+import { type ConfigFileContents, describeFsError, type RawProfile, readConfigFile } from './store.js';
 
 /** Waits for other writers: up to about 10 s, which only a stuck process would use up. */
 const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
@@ -18,10 +19,25 @@ const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250
  * Other profiles and unknown top-level keys are written back exactly as they were read.
  * Returns the config file's path.
  */
-export async function updateProfile(
+export function updateProfile(
   env: NodeJS.ProcessEnv,
   profile: string,
   change: (values: RawProfile) => void,
+): Promise<string> {
+  return updateProfiles(env, (file) => {
+    const values: RawProfile = { ...(Object.hasOwn(file.profiles, profile) ? file.profiles[profile] : {}) };
+    change(values);
+    return { ...file.profiles, [profile]: values };
+  });
+}
+
+/**
+ * Reads the file inside the lock, replaces its profiles with what `change` returns (it may throw to
+ * refuse: nothing is written), and saves it. Returns the config file's path.
+ */
+export async function updateProfiles(
+  env: NodeJS.ProcessEnv,
+  change: (file: ConfigFileContents) => Record<string, RawProfile>,
 ): Promise<string> {
   const filePath = configFile(env);
   // Check before locking: a broken file is reported at once, not after waiting for a lock.
@@ -51,9 +67,7 @@ export async function updateProfile(
     const file = readConfigFile(filePath);
     // conf's constructor throws on a blank file (not JSON); it holds nothing, so it can go.
     if (file.exists && Object.keys(file.document).length === 0) fs.rmSync(file.path, { force: true });
-    const values: RawProfile = { ...(Object.hasOwn(file.profiles, profile) ? file.profiles[profile] : {}) };
-    change(values);
-    const profiles = { ...file.profiles, [profile]: values };
+    const profiles = change(file);
     if (compromised) throw lockError(filePath, compromised);
     try {
       const store = new Conf<Record<string, unknown>>({

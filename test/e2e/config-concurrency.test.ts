@@ -29,6 +29,23 @@ describe('config writes', () => {
     expect((await stat(join(home, 'leadctl'))).mode & 0o777).toBe(0o700);
   });
 
+  it('a profile removed while others are written: the removal and every write kept', async () => {
+    const home = tempDir('config-remove-race');
+    const env = { XDG_CONFIG_HOME: home };
+    expect((await runCli(['--profile', 'old', 'config', 'set', 'timeout', '9'], { env })).exitCode).toBe(0);
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) =>
+        runCli(['--profile', `p${i}`, 'config', 'set', 'timeout', String(i + 1)], { env }),
+      ),
+      runCli(['config', 'remove-profile', 'old', '--yes'], { env }),
+    ]);
+    expect(results.map((r) => r.exitCode)).toEqual(Array(11).fill(0));
+    const { profiles } = JSON.parse(await readFile(join(home, 'leadctl', 'config.json'), 'utf8'));
+    expect(profiles).toEqual(
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { timeout: i + 1 }])),
+    );
+  });
+
   it('warns when the config folder is open to others, like the file', async () => {
     const home = tempDir('config-folder');
     const dir = join(home, 'leadctl');
