@@ -3,9 +3,12 @@
 import { type ClientHooks, LeadClient } from '../api/client.js';
 import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
+import { deprecationWarning } from '../ui/deprecation-warning.js';
+import { explainRejectedKey } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
+import { rejectedKeyHint } from './setting-source.js';
 
 export interface Session {
   client: LeadClient;
@@ -63,10 +66,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
     close: async () => {},
   };
+  explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({});
   ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
+  explainRejectedKey(rejectedKeyHint('sandbox', settings.profile));
   return {
     ...target,
     baseUrl: sandbox.url,
@@ -113,6 +118,7 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
 }
 
 function reportingHooks(ui: Ui): ClientHooks {
+  let deprecationWarned = false;
   return {
     onAttempt: (e) => {
       const outcome = e.status === undefined ? (e.error ?? 'failed') : String(e.status);
@@ -129,7 +135,12 @@ function reportingHooks(ui: Ui): ClientHooks {
         );
       }
     },
-    onDeprecation: (e) => ui.warn(`the server says this API is deprecated (${e.header}: ${e.value})`),
+    onDeprecation: (e) => {
+      // Once per run, whichever client saw it first.
+      if (deprecationWarned) return;
+      deprecationWarned = true;
+      ui.warn(deprecationWarning(e, Date.now()));
+    },
   };
 }
 
