@@ -6,6 +6,7 @@ import { resolveSettings, type Settings } from '../config/settings.js';
 import { deprecationWarning } from '../ui/deprecation-warning.js';
 import { explainRejectedKey } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
+import { formatWait } from '../ui/wait-time.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
 import { rejectedKeyHint } from './setting-source.js';
@@ -126,13 +127,13 @@ function reportingHooks(ui: Ui): ClientHooks {
     },
     onWait: (e) => {
       if (e.reason === 'rate-limited') {
-        ui.countdown(e.waitMs, (seconds) => `Rate limited by the server; retrying in ${seconds} s`);
-      } else {
-        const why =
-          e.reason === 'network' ? 'network error' : `server error${e.status ? ` (${e.status})` : ''}`;
-        ui.notice(
-          `${why}; retrying in ${(e.waitMs / 1000).toFixed(1)} s (retry ${e.retry} of ${e.maxRetries})`,
+        ui.countdown(
+          e.waitMs,
+          (msLeft) => `Rate limited by the server (${e.failure}); retrying ${formatWait(msLeft)}`,
         );
+      } else {
+        const from = e.reason === 'network' ? capitalize(e.failure) : `${e.failure} from the server`;
+        ui.notice(`${from}; retrying ${formatWait(e.waitMs)} (retry ${e.retry} of ${e.maxRetries})`);
       }
     },
     onDeprecation: (e) => {
@@ -143,6 +144,8 @@ function reportingHooks(ui: Ui): ClientHooks {
     },
   };
 }
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
   return {
