@@ -2,6 +2,7 @@
 // --verbose request log and the progress line. stdout never sees any of it. Every line is masked and
 // sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
+import { dimStyle, yellowStyle } from './messages.js';
 import { safeForStderr } from './safe-text.js';
 
 export interface UiOptions {
@@ -81,8 +82,8 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       stderr.write(`${line}\n`);
     }
   };
-  const dim = (text: string) => (color && stderr.isTTY ? `\u001b[2m${text}\u001b[22m` : text);
-  const yellow = (text: string) => (color && stderr.isTTY ? `\u001b[33m${text}\u001b[39m` : text);
+  const dim = dimStyle(color && Boolean(stderr.isTTY));
+  const yellow = yellowStyle(color && Boolean(stderr.isTTY));
 
   return {
     quiet,
