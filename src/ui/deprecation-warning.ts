@@ -10,7 +10,6 @@ export function deprecationWarning(event: DeprecationEvent, nowMs: number): stri
   const since = event.deprecation ? deprecatedSince(event.deprecation) : undefined;
   if (since) parts.push(`deprecated since ${since}`);
   if (event.sunset) parts.push(sunsetText(event.sunset, nowMs));
-  else if (!event.notice && !since && event.deprecation) parts.push(`Deprecation: ${event.deprecation}`);
   return `${parts.join('; ')}.`;
 }
 
