@@ -32,8 +32,18 @@ export interface ClientHooks {
   beforeAttempt?(event: { method: string; url: string; attempt: number }): void;
   onAttempt?(event: AttemptEvent): void;
   onWait?(event: WaitEvent): void;
-  /** Called at most once per client, for the first deprecation header seen. */
-  onDeprecation?(event: { header: string; value: string }): void;
+  /** Called at most once per client: the first response that carries any deprecation header. */
+  onDeprecation?(event: DeprecationEvent): void;
+}
+
+/** The deprecation headers of one response, each one line of server text (sanitized, capped). */
+export interface DeprecationEvent {
+  /** `Deprecation`: `true`, `?1`, `@<unix seconds>` or an HTTP date. */
+  deprecation?: string;
+  /** `Sunset`: an HTTP date (RFC 8594), when the API stops answering. */
+  sunset?: string;
+  /** `X-Api-Deprecation-Notice`: the server's own words to its users. */
+  notice?: string;
 }
 
 export interface LeadClientOptions {
@@ -66,7 +76,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'X-Api-Deprecation-Notice'];
+const DEPRECATION_HEADERS = {
+  deprecation: 'deprecation',
+  sunset: 'sunset',
+  notice: 'x-api-deprecation-notice',
+} as const;
 
 interface Call<T> {
   method: 'GET' | 'POST';
@@ -279,13 +293,15 @@ export class LeadClient {
 
   #noticeDeprecation(headers: Record<string, string | string[] | undefined>): void {
     if (this.#deprecationReported || !this.#hooks.onDeprecation) return;
-    for (const header of DEPRECATION_HEADERS) {
-      const value = firstHeader(headers, header.toLowerCase());
-      if (value === undefined) continue;
-      this.#deprecationReported = true;
-      this.#hooks.onDeprecation({ header, value: oneLine(value) });
-      return;
+    // Every header of the response together: the notice's words and the sunset date are the useful part.
+    const event: DeprecationEvent = {};
+    for (const [field, header] of Object.entries(DEPRECATION_HEADERS)) {
+      const value = firstHeader(headers, header);
+      if (value !== undefined && value.trim() !== '') event[field as keyof DeprecationEvent] = oneLine(value);
     }
+    if (Object.keys(event).length === 0) return;
+    this.#deprecationReported = true;
+    this.#hooks.onDeprecation(event);
   }
 }
 

@@ -104,6 +104,13 @@ const KIND_BY_CODE: Record<string, NetworkKind> = {
   EHOSTDOWN: 'unreachable',
 };
 
+/** What OpenSSL says when the first bytes back are not a TLS record: an HTTP reply to our hello. */
+const PLAIN_HTTP_REPLY = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_HTTP_REQUEST',
+]);
+
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') return code;
@@ -131,6 +138,16 @@ export function networkErrorFor(
   if (code === undefined) return undefined;
   const kind = KIND_BY_CODE[code] ?? (/CERT|SSL|TLS/.test(code) ? 'tls' : undefined);
   if (kind === undefined) return undefined;
+  if (PLAIN_HTTP_REPLY.has(code)) {
+    return new NetworkError(
+      `secure connection to ${host} failed: it answered in plain HTTP, not TLS (${code})`,
+      'tls',
+      {
+        hint: `use http:// in --base-url for a plain-http port, or the port that serves https`,
+        cause: error,
+      },
+    );
+  }
   const messages: Record<NetworkKind, string> = {
     refused: `cannot reach ${host} (connection refused)`,
     reset: `connection to ${host} was closed before the answer was complete (reset)`,
@@ -144,7 +161,7 @@ export function networkErrorFor(
     reset: 'the server or a proxy dropped the connection: try again later',
     timeout: 'the server is slow or unreachable: try again later, or raise --timeout',
     dns: 'check the host name in --base-url, and your network connection',
-    tls: "the server's certificate could not be verified; check --base-url (https to a plain-http port?)",
+    tls: "the server's certificate could not be verified, or it does not speak TLS: check --base-url",
     unreachable: 'check your network connection',
   };
   return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });

@@ -37,6 +37,8 @@ export interface WaitEvent {
   until: Date;
   /** The HTTP status that caused the wait; absent for network failures. */
   status?: number;
+  /** The failure in a few words for a notice: "HTTP 503", "connection reset", "timeout". */
+  failure: string;
   /** Which retry of its budget this is (1-based), and that budget: "retry 1 of 3". */
   retry: number;
   maxRetries: number;
@@ -154,6 +156,19 @@ function decideRateLimited(
   return { retry: true, waitMs, reason: 'rate-limited' };
 }
 
+const NETWORK_FAILURES: Record<string, string> = {
+  refused: 'connection refused',
+  reset: 'connection reset',
+  timeout: 'timeout',
+  dns: 'DNS lookup failed',
+  unreachable: 'network unreachable',
+};
+
+function describeFailure(outcome: FailedOutcome): string {
+  if (outcome.kind !== 'network') return `HTTP ${outcome.response.status}`;
+  return NETWORK_FAILURES[outcome.error.kind] ?? 'network error';
+}
+
 function parseJsonQuietly(body: string): unknown {
   try {
     return JSON.parse(body);
@@ -196,6 +211,7 @@ export async function withRetries<T>(
       attempt: n,
       until: new Date(clock.now() + decision.waitMs),
       ...(outcome.kind === 'network' ? {} : { status: outcome.response.status }),
+      failure: describeFailure(outcome),
       retry,
       maxRetries: rateLimited ? policy.rateLimitWaits : policy.retries,
     });

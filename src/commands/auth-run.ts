@@ -5,6 +5,7 @@ import { AuthError, ForbiddenError, LeadError, NetworkError, ServerError } from 
 import { maskApiKey } from '../config/mask.js';
 import type { CommandContext } from './context.js';
 import { connect, resolveTarget, type Session, type Source, type Target } from './session.js';
+import { sourceText } from './setting-source.js';
 
 export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   const target = await resolveTarget(ctx);
@@ -41,20 +42,8 @@ export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   }
 }
 
-const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
-const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;
-
 function from(target: Target, source: Source | undefined, key: 'api-key' | 'base-url'): string {
-  switch (source) {
-    case 'flag':
-      return `from ${FLAGS[key]}`;
-    case 'env':
-      return `from ${VARIABLES[key]}`;
-    case 'sandbox':
-      return 'from --sandbox: the built-in sandbox';
-    default:
-      return `from profile "${target.settings.profile}"`;
-  }
+  return sourceText(key, source, target.settings.profile);
 }
 
 function outcome(error: unknown): string {

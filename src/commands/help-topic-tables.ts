@@ -44,6 +44,12 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
   },
   { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
   {
+    variable: 'COLUMNS',
+    flag: '',
+    configKey: '',
+    meaning: 'the width a table fits when it is not written to a terminal (a pipe, -o)',
+  },
+  {
     variable: 'XDG_CONFIG_HOME',
     flag: '',
     configKey: '',

@@ -34,7 +34,7 @@ export async function runList(
             ctx.signal,
           );
           await sink.writeAll(items);
-          return pageFooter(meta, items.length, info.noun);
+          return pageFooter(meta, items.length, info.noun, flags);
         }
         // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
         const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);

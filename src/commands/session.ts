@@ -3,9 +3,13 @@
 import { type ClientHooks, LeadClient } from '../api/client.js';
 import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
+import { deprecationWarning } from '../ui/deprecation-warning.js';
+import { explainRejectedKey } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
+import { formatWait } from '../ui/wait-time.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
+import { rejectedKeyHint } from './setting-source.js';
 
 export interface Session {
   client: LeadClient;
@@ -63,10 +67,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
     close: async () => {},
   };
+  explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({});
   ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
+  explainRejectedKey(rejectedKeyHint('sandbox', settings.profile));
   return {
     ...target,
     baseUrl: sandbox.url,
@@ -113,6 +119,7 @@ export async function openSession(ctx: CommandContext, extraHooks: ClientHooks =
 }
 
 function reportingHooks(ui: Ui): ClientHooks {
+  let deprecationWarned = false;
   return {
     onAttempt: (e) => {
       const outcome = e.status === undefined ? (e.error ?? 'failed') : String(e.status);
@@ -120,18 +127,25 @@ function reportingHooks(ui: Ui): ClientHooks {
     },
     onWait: (e) => {
       if (e.reason === 'rate-limited') {
-        ui.countdown(e.waitMs, (seconds) => `Rate limited by the server; retrying in ${seconds} s`);
-      } else {
-        const why =
-          e.reason === 'network' ? 'network error' : `server error${e.status ? ` (${e.status})` : ''}`;
-        ui.notice(
-          `${why}; retrying in ${(e.waitMs / 1000).toFixed(1)} s (retry ${e.retry} of ${e.maxRetries})`,
+        ui.countdown(
+          e.waitMs,
+          (msLeft) => `Rate limited by the server (${e.failure}); retrying ${formatWait(msLeft)}`,
         );
+      } else {
+        const from = e.reason === 'network' ? capitalize(e.failure) : `${e.failure} from the server`;
+        ui.notice(`${from}; retrying ${formatWait(e.waitMs)} (retry ${e.retry} of ${e.maxRetries})`);
       }
     },
-    onDeprecation: (e) => ui.warn(`the server says this API is deprecated (${e.header}: ${e.value})`),
+    onDeprecation: (e) => {
+      // Once per run, whichever client saw it first.
+      if (deprecationWarned) return;
+      deprecationWarned = true;
+      ui.warn(deprecationWarning(e, Date.now()));
+    },
   };
 }
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
   return {

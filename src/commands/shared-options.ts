@@ -1,6 +1,7 @@
 // The option groups that several commands share (cli.md's "Output" and "Paging" tables), defined
 // once so that leads, history and search spell them the same way.
 import { type Command, Option } from 'commander';
+import { chooseOutputFormat } from '../output/format-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 import { fieldList, integerIn } from './parsers.js';
 
@@ -14,6 +15,7 @@ export interface OutputFlags {
   header: boolean;
   sanitize: boolean;
   output?: string;
+  bom?: boolean;
 }
 
 export interface PagingFlags {
@@ -35,12 +37,17 @@ export function addOutputOptions(command: Command): Command {
     )
     .addOption(new Option('--json', 'shorthand for --format json').conflicts(['format', 'csv']))
     .addOption(new Option('--csv', 'shorthand for --format csv').conflicts(['format']))
-    .option('--fields <a,b,c>', 'columns / keys to show, in this order', fieldList)
+    .option(
+      '--fields <a,b,c>',
+      'columns / keys to show, in this order; all: every field the server sends',
+      fieldList,
+    )
     .option('--no-header', 'csv, tsv and table without the header row')
+    .option('--bom', 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)')
     .option('--no-sanitize', "csv, tsv: don't neutralize cells a spreadsheet would run as formulas")
     .option(
       '-o, --output <file>',
-      'write to <file> (- is stdout; a FIFO or device directly; a file through a partial file renamed on success)',
+      'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)',
     );
 }
 
@@ -54,15 +61,11 @@ export function addPagingOptions(command: Command): Command {
     .option('--concurrency <n>', 'pages in flight with --all, 1..16 (default: 4)', integerIn(1, 16));
 }
 
-/** --format, else --json/--csv, else the profile's stored format, else table on a terminal, json off one. */
+/** --format, else --json/--csv, else -o's extension, else the profile's format, else table on a terminal, json off one. */
 export function chooseFormat(
   flags: OutputFlags,
   stored: string | undefined,
   stdoutIsTty: boolean,
 ): FormatName {
-  if (flags.format) return flags.format;
-  if (flags.json) return 'json';
-  if (flags.csv) return 'csv';
-  if (stored && (OUTPUT_FORMATS as readonly string[]).includes(stored)) return stored as FormatName;
-  return stdoutIsTty ? 'table' : 'json';
+  return chooseOutputFormat(flags, stored, stdoutIsTty).format;
 }

@@ -7,7 +7,7 @@
 // handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
 import { cellText, columnsFor, fieldValue } from './fields.js';
-import type { Renderer, RenderOptions } from './formats.js';
+import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
 
 export const CSV_LINE_END = '\r\n';
@@ -36,7 +36,9 @@ export function createCsvRenderer(options: RenderOptions): Renderer {
 
   return {
     // Header names come from the spec or the user's own --fields: quoted, never guarded.
-    start: () => (options.header ? columns.map(quoteCsvField).join(',') + CSV_LINE_END : ''),
+    start: () =>
+      (options.bom ? BYTE_ORDER_MARK : '') +
+      (options.header ? columns.map(quoteCsvField).join(',') + CSV_LINE_END : ''),
     row(item) {
       let line = '';
       for (let index = 0; index < columns.length; index++) {

@@ -20,6 +20,10 @@ export interface RenderOptions {
   color: boolean;
   /** Terminal columns the table must fit in; undefined = no limit. */
   width?: number;
+  /** json on a terminal: indented for a person (colour as `color` says); piped json stays compact. */
+  pretty?: boolean;
+  /** csv, tsv: a UTF-8 byte-order mark before the header, for Excel (--bom). */
+  bom?: boolean;
 }
 
 export interface Renderer {
@@ -29,4 +33,9 @@ export interface Renderer {
   row(item: Record<string, unknown>): string;
   /** Closing chunk (json: "]\n", table: the whole table, "" when it has no rows). */
   finish(): string;
+  /** After finish(): what a person should know about the output (table: columns hidden to fit). */
+  notes?(): string[];
 }
+
+/** U+FEFF as the first character: Excel then reads the file as UTF-8 rather than the ANSI code page. */
+export const BYTE_ORDER_MARK = '\ufeff';

@@ -4,16 +4,22 @@
 // run that received no item leaves no file behind.
 import type { CommandContext } from '../commands/context.js';
 import { colorAllowed } from '../commands/context.js';
-import { chooseFormat, type FormatName, type OutputFlags } from '../commands/shared-options.js';
+import type { FormatName, OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
-import { createRenderer } from './index.js';
+import { createMessages, type Messages } from '../ui/messages.js';
+import { checkFieldsFlag, resolveFields } from './field-choice.js';
+import { chooseOutputFormat } from './format-choice.js';
+import type { RenderOptions } from './formats.js';
+import { createRenderer, type Renderer } from './index.js';
 import { notePartialFile } from './partial-note.js';
 import { openOutput } from './writer.js';
+
+type Item = Record<string, unknown>;
 
 export interface ItemSink {
   readonly format: FormatName;
   /** Items in one write (a page at a time, rather than an await per item). */
-  writeAll(items: readonly Record<string, unknown>[]): Promise<void>;
+  writeAll(items: readonly Item[]): Promise<void>;
   /**
    * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
    * rows were written (and returns its path), or removes it when none were.
@@ -34,47 +40,88 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
   return flags.output === undefined || flags.output === '-';
 }
 
-/** The format (flags, profile, or what stdout is) and its renderer, fitted to the terminal. */
-export async function createItemRenderer({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
+const keepsWholeItems = (format: FormatName) => format === 'json' || format === 'ndjson';
+
+/**
+ * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
+ * fields, which may wait for the first page; what the user should hear about the choice is said here.
+ */
+function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
   const { io } = ctx;
+  checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
-  const format = chooseFormat(flags, storedFormat, toTerminal);
-  const renderer = await createRenderer({
+  const { format, warnings, notes } = chooseOutputFormat(flags, storedFormat, toTerminal);
+  const messages = createMessages({
+    stderr: io.stderr,
+    quiet: Boolean(ctx.globals.quiet),
+    color: colorAllowed(ctx),
+  });
+  for (const warning of warnings) messages.warn(warning);
+  for (const note of notes) messages.notice(note);
+  const bomApplies = format === 'csv' || format === 'tsv';
+  if (flags.bom && !bomApplies)
+    messages.warn(`--bom applies to csv and tsv only: ${format} is written without one`);
+  const width = toTerminal ? io.stdout.columns || undefined : columnsFromEnv(io.env.COLUMNS);
+  const options: RenderOptions = {
     format,
-    ...(flags.fields ? { fields: flags.fields } : {}),
     defaultFields: resource.fields,
     tableFields: resource.tableFields,
     header: flags.header,
     sanitize: flags.sanitize,
     color: colorAllowed(ctx) && toTerminal,
-    ...(toTerminal && io.stdout.columns ? { width: io.stdout.columns } : {}),
-  });
+    ...(width ? { width } : {}),
+    ...(format === 'json' && toTerminal ? { pretty: true } : {}),
+    ...(flags.bom && bomApplies ? { bom: true } : {}),
+  };
+  return { format, options, messages };
+}
+
+/** Off a terminal a table has no width of its own; COLUMNS, as shells and `ls` use it, gives one. */
+function columnsFromEnv(value: string | undefined): number | undefined {
+  const columns = Number(value);
+  return value && /^\d+$/.test(value.trim()) && columns > 0 ? columns : undefined;
+}
+
+/** The format and a renderer for output whose first page is not at hand (a batch): fields by the spec. */
+export async function createItemRenderer(options: ItemSinkOptions) {
+  const { format, options: base } = planOutput(options);
+  const fields = resolveFields(options.flags.fields, options.resource.fields, [], keepsWholeItems(format));
+  const renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
   return { format, renderer };
 }
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
-  const { format, renderer } = await createItemRenderer(options);
+  const { format, options: base, messages } = planOutput(options);
   const target = await openOutput({
     ...(writesToStdout(flags) ? {} : { file: flags.output }),
     stdout: ctx.io.stdout,
   });
+  // Made on the first page, which --fields is checked against (field-choice.ts).
+  let renderer: Renderer | undefined;
+  const rendererFor = async (firstPage: readonly Item[]) => {
+    if (renderer) return renderer;
+    const fields = resolveFields(flags.fields, options.resource.fields, firstPage, keepsWholeItems(format));
+    renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
+    return renderer;
+  };
   let closed = false;
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.
   let started = false;
-  const start = () => {
+  const start = (rendering: Renderer) => {
     if (started) return '';
     started = true;
-    return renderer.start();
+    return rendering.start();
   };
   return {
     format,
-    writeAll: (items) => {
-      if (items.length === 0) return Promise.resolve();
-      let chunk = start();
-      for (const item of items) chunk += renderer.row(item);
-      return target.write(chunk);
+    writeAll: async (items) => {
+      if (items.length === 0) return;
+      const rendering = await rendererFor(items);
+      let chunk = start(rendering);
+      for (const item of items) chunk += rendering.row(item);
+      await target.write(chunk);
     },
     close: async (ok) => {
       if (closed) return undefined;
@@ -83,21 +130,27 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
         await target.discard();
         return undefined;
       }
+      const rendering = await rendererFor([]);
       try {
         // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
         // a table a person can read); the exit code and the partial file's name say the set is not.
-        await target.write(start() + renderer.finish());
+        await target.write(start(rendering) + rendering.finish());
         if (ok) await target.commit();
       } catch (error) {
         await target.abandon();
         if (target.partialPath !== undefined) notePartialFile(error, target.partialPath);
         throw error;
       }
+      tellNotes(rendering, messages);
       if (ok) return undefined;
       await target.abandon();
       return target.partialPath;
     },
   };
+}
+
+function tellNotes(renderer: Renderer, messages: Messages): void {
+  for (const note of renderer.notes?.() ?? []) messages.notice(note);
 }
 
 /**

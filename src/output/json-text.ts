@@ -36,7 +36,7 @@ function exactJson(value: unknown): string | undefined {
 }
 
 /** The recorded order (keys still present, then any added since), else the object's own. */
-function keysInOrder(record: Record<string | symbol, unknown>): string[] {
+export function keysInOrder(record: Record<string | symbol, unknown>): string[] {
   const own = Object.keys(record);
   const recorded = record[KEY_ORDER];
   if (!Array.isArray(recorded)) return own;
@@ -45,4 +45,14 @@ function keysInOrder(record: Record<string | symbol, unknown>): string[] {
   );
   const placed = new Set(ordered);
   return [...ordered, ...own.filter((key) => !placed.has(key))];
+}
+
+// Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
+// or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
+// strings, and writing them as \uXXXX escapes keeps the parsed value identical.
+const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text with the characters above written as \uXXXX escapes. */
+export function escapeRiskyInJson(text: string): string {
+  return text.replace(RISKY_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -4,23 +4,17 @@
 import { KEY_ORDER } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
-import { jsonText } from './json-text.js';
-
-// Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
-// or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
-// strings, and writing them as \uXXXX escapes keeps the parsed value identical.
-const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-function escapeRisky(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
+import { prettyJson } from './json-pretty.js';
+import { escapeRiskyInJson, jsonText } from './json-text.js';
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
 export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
-  return jsonText(fields && fields.length > 0 ? pickFields(item, fields) : item).replace(
-    RISKY_IN_JSON,
-    escapeRisky,
-  );
+  return escapeRiskyInJson(jsonText(chosenFields(item, fields)));
+}
+
+/** The whole item, or exactly the chosen keys. */
+function chosenFields(item: Record<string, unknown>, fields: readonly string[] | undefined): unknown {
+  return fields && fields.length > 0 ? pickFields(item, fields) : item;
 }
 
 /** The chosen keys in the chosen order, even "__proto__" (fromEntries defines own keys) or "7". */
@@ -38,6 +32,7 @@ function pickFields(
 
 /** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */
 export function createJsonRenderer(options: RenderOptions): Renderer {
+  if (options.pretty) return createPrettyJsonRenderer(options);
   let count = 0;
   return {
     start: () => '[',
@@ -55,5 +50,19 @@ export function createNdjsonRenderer(options: RenderOptions): Renderer {
     start: () => '',
     row: (item) => `${itemJson(item, options.fields)}\n`,
     finish: () => '',
+  };
+}
+
+/** For a person at a terminal, as jq and gh show it: indented by two, coloured unless told not to. */
+function createPrettyJsonRenderer(options: RenderOptions): Renderer {
+  let count = 0;
+  return {
+    start: () => '[',
+    row(item) {
+      const separator = count === 0 ? '\n  ' : ',\n  ';
+      count += 1;
+      return separator + prettyJson(chosenFields(item, options.fields), options.color, '  ');
+    },
+    finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };
 }

@@ -20,29 +20,50 @@ interface TableCell {
 export function createTableRenderer(options: RenderOptions): Renderer {
   const columns = columnsFor(options.fields, options.tableFields);
   const rows: TableCell[][] = [];
+  // Columns that showed a UTC timestamp shortened: their heading says the zone.
+  const inUtc = new Set<number>();
+  let hidden: string[] = [];
 
   return {
     start: () => '',
     row(item) {
       rows.push(
-        columns.map((column) => {
+        columns.map((column, index) => {
           const value = fieldValue(item, column);
-          return { text: sanitizeForTerminal(tableText(value)), alignRight: isNumberValue(value) };
+          const time = utcTime(value);
+          if (time !== undefined) inUtc.add(index);
+          return {
+            text: sanitizeForTerminal(time ?? cellText(value)),
+            alignRight: isNumberValue(value),
+          };
         }),
       );
       return '';
     },
-    finish: () => (rows.length === 0 ? '' : renderTable(columns.map(sanitizeForTerminal), rows, options)),
+    finish: () => {
+      if (rows.length === 0) return '';
+      const headings = columns.map((column, index) =>
+        sanitizeForTerminal(inUtc.has(index) ? `${column} (UTC)` : column),
+      );
+      const { text, shown } = renderTable(headings, rows, options);
+      hidden = columns.slice(shown);
+      return text;
+    },
+    notes: () =>
+      hidden.length === 0
+        ? []
+        : [
+            `${hidden.length} of ${columns.length} columns hidden to fit ${options.width} columns (${hidden.join(', ')}): pick columns with --fields, e.g. --fields ${columns.join(',')}`,
+          ],
   };
 }
 
 const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 
 /** A table is read by a person: an ISO UTC timestamp shows as "2026-11-22 05:59" (json and csv stay exact). */
-function tableText(value: unknown): string {
-  const text = cellText(value);
-  const iso = typeof value === 'string' ? ISO_UTC.exec(text) : null;
-  return iso ? `${iso[1]} ${iso[2]}` : text;
+function utcTime(value: unknown): string | undefined {
+  const iso = typeof value === 'string' ? ISO_UTC.exec(value) : null;
+  return iso ? `${iso[1]} ${iso[2]}` : undefined;
 }
 
 // Border characters: one left of each column plus the closing one on the right.
@@ -62,7 +83,12 @@ function columnsThatFit(natural: number[], options: RenderOptions): number {
   return count;
 }
 
-function renderTable(allHeadings: string[], allRows: TableCell[][], options: RenderOptions): string {
+/** The table's text, and how many of the columns it shows (the rest were left out to fit). */
+function renderTable(
+  allHeadings: string[],
+  allRows: TableCell[][],
+  options: RenderOptions,
+): { text: string; shown: number } {
   const allNatural = allHeadings.map((heading, index) => {
     let widest = options.header ? displayWidth(heading) : 0;
     for (const row of allRows) widest = Math.max(widest, displayWidth(row[index]?.text ?? ''));
@@ -97,5 +123,5 @@ function renderTable(allHeadings: string[], allRows: TableCell[][], options: Ren
       })),
     );
   }
-  return `${table.toString()}\n`;
+  return { text: `${table.toString()}\n`, shown: count };
 }

@@ -5,7 +5,7 @@
 // Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
 // --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
 import { cellText, columnsFor, fieldValue } from './fields.js';
-import type { Renderer, RenderOptions } from './formats.js';
+import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from './sanitize.js';
 
@@ -21,7 +21,7 @@ export function createTsvRenderer(options: RenderOptions): Renderer {
   const guard = options.sanitize ? guardFormula : (text: string) => text;
   return {
     // Header names come from the spec or the user's own --fields: never guarded.
-    start: () => (options.header ? line(columns) : ''),
+    start: () => (options.bom ? BYTE_ORDER_MARK : '') + (options.header ? line(columns) : ''),
     row: (item) => line(columns.map((column) => guard(cellText(fieldValue(item, column))))),
     finish: () => '',
   };

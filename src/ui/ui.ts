@@ -2,6 +2,7 @@
 // --verbose request log and the progress line. stdout never sees any of it. Every line is masked and
 // sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
+import { dimStyle, yellowStyle } from './messages.js';
 import { safeForStderr } from './safe-text.js';
 
 export interface UiOptions {
@@ -24,10 +25,11 @@ export interface Ui {
   /** Removes the progress line. */
   stopProgress(): void;
   /**
-   * Says that the run waits for `ms`: on a terminal a live countdown in the progress line, which then
-   * returns to what it showed before; elsewhere one notice line.
+   * Says that the run waits for `ms`: on a terminal a live countdown added to the progress line (which
+   * keeps saying how far the run has got, and updates as before), removed when the wait is over;
+   * elsewhere one notice line.
    */
-  countdown(ms: number, describe: (secondsLeft: number) => string): void;
+  countdown(ms: number, describe: (msLeft: number) => string): void;
 }
 
 export async function createUi(options: UiOptions): Promise<Ui> {
@@ -39,6 +41,34 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   const ora = interactive ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  /** What the progress line says about the run ("page 3 of 12 (250 of 1,200)"), and a wait, if any. */
+  let progressText: string | undefined;
+  let waiting: { endsAt: number; describe: (msLeft: number) => string } | undefined;
+
+  // The line shown: the run's progress, then the countdown of a wait; the wait's part ends with it.
+  const show = () => {
+    if (!ora) return;
+    let text = progressText;
+    if (waiting) {
+      // Whole seconds, as the line is redrawn once a second.
+      const left = Math.max(0, Math.ceil((waiting.endsAt - Date.now()) / 1000) * 1000);
+      const wait = waiting.describe(left);
+      text = text === undefined ? wait : `${text} · ${wait}`;
+      if (left === 0) {
+        clearInterval(ticker);
+        waiting = undefined;
+        text = progressText;
+      }
+    }
+    if (text === undefined) {
+      spinner?.stop();
+      spinner = undefined;
+      return;
+    }
+    const shown = safeForStderr(text);
+    if (!spinner) spinner = ora({ text: shown, stream: stderr, color: 'cyan', isEnabled: true }).start();
+    else spinner.text = shown;
+  };
 
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.
   // Colour goes around a line after it is made safe, so that only our own escapes reach the terminal.
@@ -52,8 +82,8 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       stderr.write(`${line}\n`);
     }
   };
-  const dim = (text: string) => (color && stderr.isTTY ? `\u001b[2m${text}\u001b[22m` : text);
-  const yellow = (text: string) => (color && stderr.isTTY ? `\u001b[33m${text}\u001b[39m` : text);
+  const dim = dimStyle(color && Boolean(stderr.isTTY));
+  const yellow = yellowStyle(color && Boolean(stderr.isTTY));
 
   return {
     quiet,
@@ -67,37 +97,24 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       if (verbose) writeLine(message);
     },
     progress: (text) => {
-      if (!ora) return;
-      const shown = safeForStderr(text);
-      if (!spinner) spinner = ora({ text: shown, stream: stderr, color: 'cyan', isEnabled: true }).start();
-      else spinner.text = shown;
+      progressText = text;
+      show();
     },
     stopProgress: () => {
       clearInterval(ticker);
+      waiting = undefined;
+      progressText = undefined;
       spinner?.stop();
       spinner = undefined;
     },
     countdown: (ms, describe) => {
       if (quiet) return;
       if (!ora) {
-        writeLine(describe(Math.ceil(ms / 1000)), dim);
+        writeLine(describe(ms), dim);
         return;
       }
-      const previous = spinner?.text;
-      const endsAt = Date.now() + ms;
-      const show = () => {
-        const left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
-        if (!spinner) spinner = ora({ text: '', stream: stderr, isEnabled: true }).start();
-        spinner.text = safeForStderr(describe(left));
-        if (left === 0) {
-          clearInterval(ticker);
-          if (previous === undefined) {
-            spinner.stop();
-            spinner = undefined;
-          } else spinner.text = previous;
-        }
-      };
       clearInterval(ticker);
+      waiting = { endsAt: Date.now() + ms, describe };
       show();
       ticker = setInterval(show, 1000);
       ticker.unref();

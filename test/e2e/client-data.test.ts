@@ -1,6 +1,11 @@
 // LeadClient over real HTTP against a server whose shapes differ from the sandbox's.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AttemptEvent, LeadClient, type LeadClientOptions } from '../../src/api/client.js';
+import {
+  type AttemptEvent,
+  type DeprecationEvent,
+  LeadClient,
+  type LeadClientOptions,
+} from '../../src/api/client.js';
 import { createFakeClock, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
 
 const KEY = 'lk_live_secret_0123456789';
@@ -161,12 +166,12 @@ describe('LeadClient hooks', () => {
       '/api/v1/history',
       json(200, { history: [], meta: { total: 0 } }, { Deprecation: 'true' }),
     );
-    const notices: Array<{ header: string; value: string }> = [];
+    const notices: DeprecationEvent[] = [];
     const c = makeClient({ hooks: { onDeprecation: (e) => notices.push(e) } });
     await c.listLeads({});
     await c.listLeads({});
     await c.listHistory({});
-    expect(notices).toEqual([{ header: 'Sunset', value: 'Sat, 01 Aug 2026 00:00:00 GMT' }]);
+    expect(notices).toEqual([{ sunset: 'Sat, 01 Aug 2026 00:00:00 GMT' }]);
   });
 
   it('reports a deprecation header seen on an error response too', async () => {
@@ -175,9 +180,9 @@ describe('LeadClient hooks', () => {
       '/api/v1/leads',
       json(422, { message: 'bad' }, { 'X-Api-Deprecation-Notice': 'v1 ends soon' }),
     );
-    const notices: string[] = [];
-    const c = makeClient({ hooks: { onDeprecation: (e) => notices.push(`${e.header}: ${e.value}`) } });
+    const notices: DeprecationEvent[] = [];
+    const c = makeClient({ hooks: { onDeprecation: (e) => notices.push(e) } });
     await expect(c.listLeads({})).rejects.toThrow('server refused the request (422): bad');
-    expect(notices).toEqual(['X-Api-Deprecation-Notice: v1 ends soon']);
+    expect(notices).toEqual([{ notice: 'v1 ends soon' }]);
   });
 });

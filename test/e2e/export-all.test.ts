@@ -164,7 +164,7 @@ describe('leadctl leads --all', () => {
       );
       expect(r.exitCode).toBe(0);
       expect(r.stdout.trim().split('\n')).toHaveLength(300);
-      expect(r.stderr).toMatch(/Rate limited by the server; retrying in [1-3] s/);
+      expect(r.stderr).toMatch(/Rate limited by the server \(HTTP 429\); retrying in [1-3](\.\d)? s/);
     } finally {
       server.close();
     }
