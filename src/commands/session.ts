@@ -4,6 +4,8 @@ import { type ClientHooks, LeadClient } from '../api/client.js';
 import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { createUi, type Ui } from '../ui/ui.js';
+import { ledgerKey } from '../usage/ledger-key.js';
+import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
 
@@ -11,6 +13,8 @@ export interface Session {
   client: LeadClient;
   ui: Ui;
   settings: Settings;
+  /** This run's requests, counted for the usage ledger and written to it by close(). */
+  usage: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export interface Target {
   baseUrlSource?: Source;
   apiKey?: string;
   apiKeySource?: Source;
+  env: NodeJS.ProcessEnv;
   /** Stops the in-process sandbox, if --sandbox started one. */
   close(): Promise<void>;
 }
@@ -61,6 +66,7 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     ...(settings.baseUrlSource ? { baseUrlSource: settings.baseUrlSource } : {}),
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
+    env: io.env,
     close: async () => {},
   };
   if (!globals.sandbox) return target;
@@ -81,6 +87,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
 export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
   const { baseUrl, apiKey, settings, ui } = target;
   if (!baseUrl || !apiKey) throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey });
+  const usage = createUsageRecorder({
+    env: target.env,
+    key: ledgerKey(settings.profile, baseUrl, target.baseUrlSource),
+    plan: settings.plan,
+    warn: (message) => ui.warn(message),
+  });
   const client = new LeadClient({
     baseUrl,
     apiKey,
@@ -88,13 +100,15 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: bothHooks(reportingHooks(ui), extraHooks),
+    hooks: bothHooks(bothHooks(reportingHooks(ui), usage.hooks), extraHooks),
   });
   return {
     client,
     ui,
     settings,
+    usage,
     close: async () => {
+      await usage.flush();
       await client.close();
       await target.close();
     },
