@@ -59,6 +59,19 @@ describe('the usage ledger', () => {
     expect(modeOf(`${state}/leadctl`)).toBe(0o700);
   });
 
+  it('counts --sandbox runs as one server, whatever port each run got', async () => {
+    const env = { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: tempDir('state') };
+    for (let i = 0; i < 2; i += 1) {
+      expect((await runCli(['leads', '--limit', '1', '--json', '--sandbox'], { env })).exitCode).toBe(0);
+    }
+    const r = await runCli(['usage', '--json', '--sandbox'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ baseUrl: 'sandbox', today: { requests: 2 } });
+    expect((await runCli(['usage', '--sandbox'], { env })).stdout).toContain(
+      'base URL    the built-in sandbox (--sandbox)\n',
+    );
+  });
+
   it('eight runs ending at the same moment lose no count', async () => {
     const sandbox = await sandboxWith();
     const { env, target, usage } = await homes(sandbox);
