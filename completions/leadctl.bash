@@ -12,6 +12,7 @@ _leadctl_subcommand() {
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
     'leadctl:auth') echo auth ;;
+    'leadctl:usage') echo usage ;;
     'leadctl:api') echo api ;;
     'leadctl:mcp') echo mcp ;;
     'leadctl:help') echo help ;;
@@ -34,6 +35,7 @@ _leadctl_subcommand() {
     'leadctl help:completion') echo completion ;;
     'leadctl help:sandbox') echo sandbox ;;
     'leadctl help:auth') echo auth ;;
+    'leadctl help:usage') echo usage ;;
     'leadctl help:api') echo api ;;
     'leadctl help:mcp') echo mcp ;;
     *) return 1 ;;
@@ -43,10 +45,10 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:${2-}" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox auth api mcp help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth usage api mcp help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
     'leadctl auth:') printf '%s\n' status help ;;
-    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth api mcp ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth usage api mcp ;;
     *) return 1 ;;
   esac
 }
@@ -72,6 +74,7 @@ _leadctl_options() {
     'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --json -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
     'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -84,6 +87,7 @@ _leadctl_options() {
     'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     *) return 1 ;;
@@ -156,8 +160,8 @@ _leadctl_option_value() {
 # The choices of positional argument number $2 (from 0) under command path $1, one a line.
 _leadctl_argument_choices() {
   case "$1:${2-}" in
-    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
-    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait ;;
+    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
+    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;

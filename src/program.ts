@@ -13,6 +13,7 @@ import { registerLeads } from './commands/leads.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
+import { registerUsage } from './commands/usage.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(io: Io, signal: AbortSignal): Command {
@@ -80,6 +81,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
   registerAuth(program, contextFor);
+  registerUsage(program, contextFor);
   registerApi(program, contextFor);
   registerMcp(program, contextFor);
   registerHelp(program, contextFor);

@@ -20,6 +20,7 @@ import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { safeForStderr } from '../ui/safe-text.js';
+import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import type { SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';
@@ -69,6 +70,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       ui.notice(`Resuming: ${state.done} of ${plan.unique.length} searches were done before.`);
     const seen = new Set(state.seen);
     const total = plan.unique.length;
+    quotaCheckForSearches(session, total - state.done);
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {

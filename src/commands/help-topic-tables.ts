@@ -57,6 +57,13 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
       'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
   },
   {
+    variable: 'XDG_STATE_HOME',
+    flag: '',
+    configKey: '',
+    meaning:
+      'the usage ledger is `$XDG_STATE_HOME/leadctl/usage.json` (default: `~/.local/state/leadctl/usage.json`)',
+  },
+  {
     variable: 'LEADCTL_MAX_BODY_BYTES',
     flag: '',
     configKey: '',

@@ -5,6 +5,7 @@ import { parseSince } from '../api/since.js';
 import { withItemSink } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
+import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
 import type { ListFlags } from './list-command.js';
@@ -38,6 +39,8 @@ export async function runList(
         }
         // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
         const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
+        const paging = { startPage: flags.page ?? 1, limit, maxItems: flags.maxItems, since };
+        const checkQuota = quotaCheckForPages(session, paging);
         const pages = client.paginatePages(resource, {
           limit,
           startPage: flags.page ?? 1,
@@ -45,7 +48,10 @@ export async function runList(
           ...(flags.maxItems === undefined ? {} : { maxItems: flags.maxItems }),
           ...(since === undefined ? {} : { since }),
           signal: ctx.signal,
-          onProgress: (p) => ui.progress(progressLine(info.noun, p)),
+          onProgress: (p) => {
+            ui.progress(progressLine(info.noun, p));
+            checkQuota(p);
+          },
           onNotice: (message) => ui.notice(message),
         });
         let written = 0;

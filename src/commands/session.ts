@@ -7,6 +7,8 @@ import { deprecationWarning } from '../ui/deprecation-warning.js';
 import { explainRejectedKey } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { formatWait } from '../ui/wait-time.js';
+import { ledgerKey } from '../usage/ledger-key.js';
+import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
 import { rejectedKeyHint } from './setting-source.js';
@@ -15,6 +17,8 @@ export interface Session {
   client: LeadClient;
   ui: Ui;
   settings: Settings;
+  /** This run's requests, counted for the usage ledger and written to it by close(). */
+  usage: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -39,6 +43,7 @@ export interface Target {
   baseUrlSource?: Source;
   apiKey?: string;
   apiKeySource?: Source;
+  env: NodeJS.ProcessEnv;
   /** Stops the in-process sandbox, if --sandbox started one. */
   close(): Promise<void>;
 }
@@ -65,6 +70,7 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     ...(settings.baseUrlSource ? { baseUrlSource: settings.baseUrlSource } : {}),
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
+    env: io.env,
     close: async () => {},
   };
   explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
@@ -87,6 +93,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
 export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
   const { baseUrl, apiKey, settings, ui } = target;
   if (!baseUrl || !apiKey) throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey });
+  const usage = createUsageRecorder({
+    env: target.env,
+    key: ledgerKey(settings.profile, baseUrl, target.baseUrlSource),
+    plan: settings.plan,
+    warn: (message) => ui.warn(message),
+  });
   const client = new LeadClient({
     baseUrl,
     apiKey,
@@ -94,13 +106,15 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: bothHooks(reportingHooks(ui), extraHooks),
+    hooks: bothHooks(bothHooks(reportingHooks(ui), usage.hooks), extraHooks),
   });
   return {
     client,
     ui,
     settings,
+    usage,
     close: async () => {
+      await usage.flush();
       await client.close();
       await target.close();
     },

@@ -4,11 +4,23 @@ import { UsageError } from '../api/errors.js';
 import { assertKeyTransportIsSafe, resolveApiRoot } from '../api/url.js';
 import { closestMatch } from './suggest.js';
 
-export const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'timeout', 'retries', 'max-wait'] as const;
+export const CONFIG_KEYS = [
+  'api-key',
+  'base-url',
+  'format',
+  'timeout',
+  'retries',
+  'max-wait',
+  'plan',
+] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The account's plan, for `leadctl usage` and the warnings before spending (src/usage/plans.ts). */
+export const PLAN_NAMES = ['free', 'pro', 'agency'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
 
 /** What one profile holds once validated. Numbers are stored as JSON numbers. */
 export interface ProfileValues {
@@ -18,6 +30,7 @@ export interface ProfileValues {
   timeout?: number;
   retries?: number;
   'max-wait'?: number;
+  plan?: PlanName;
 }
 
 /** Where a value came from, so an error can say where to fix it. */
@@ -81,6 +94,10 @@ const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
       ? { ok: true, value: Number(raw) }
       : { ok: false, expected: `expected a whole number from 0 to ${MAX_RETRIES}` },
   'max-wait': (raw) => seconds(raw, '>= 0'),
+  plan: (raw) =>
+    (PLAN_NAMES as readonly string[]).includes(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, expected: `expected one of ${PLAN_NAMES.join(', ')}` },
 };
 
 const NUMERIC_KEYS: ReadonlySet<ConfigKey> = new Set(['timeout', 'retries', 'max-wait']);

@@ -2,7 +2,7 @@
 // On every command's hot path, so it reads the file with fs and never loads conf.
 
 import { rememberSecret } from '../text/secrets.js';
-import type { ConfigKey, ProfileValues } from './keys.js';
+import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
 import { parseConfigValue } from './keys.js';
 import { configFile } from './paths.js';
 import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
@@ -33,6 +33,8 @@ export interface Settings {
   maxWaitSec: number;
   /** The profile's stored default output format, if any. */
   format?: string;
+  /** The profile's stored plan (`config set plan`), if any: for the usage ledger's limits. */
+  plan?: PlanName;
   configPath: string;
   /** For the caller to print on stderr (unless --quiet). */
   warnings: string[];
@@ -48,7 +50,7 @@ interface Layer {
 }
 
 // Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
-const LAYERS: Record<Exclude<ConfigKey, 'format'>, (flags: GlobalFlags) => Layer> = {
+const LAYERS: Record<Exclude<ConfigKey, 'format' | 'plan'>, (flags: GlobalFlags) => Layer> = {
   'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
   'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
   timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
@@ -63,7 +65,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const stored = requireProfile(file, profile);
   const origin = { profile, path: configPath };
 
-  function resolve<K extends Exclude<ConfigKey, 'format'>>(key: K) {
+  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan'>>(key: K) {
     const { flag, env: envName } = LAYERS[key](flags);
     // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
     if (flag?.value !== undefined) {
@@ -88,6 +90,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   if (apiKey) rememberSecret(apiKey.value);
   const baseUrl = resolve('base-url');
   const format = storedValue(stored, 'format', origin);
+  const plan = storedValue(stored, 'plan', origin);
   return {
     profile,
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
@@ -96,6 +99,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     retries: resolve('retries')?.value ?? DEFAULT_RETRIES,
     maxWaitSec: resolve('max-wait')?.value ?? DEFAULT_MAX_WAIT_SEC,
     ...(format ? { format } : {}),
+    ...(plan ? { plan } : {}),
     configPath,
     warnings: [...file.warnings, ...unknownKeyWarnings(stored, origin)],
   };

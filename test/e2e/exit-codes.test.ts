@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 
 let sandbox: SandboxHandle;
 let home: string;
@@ -43,7 +43,7 @@ describe('exit codes', () => {
       ['-c', `node "$0" leads --base-url "$1" --api-key "$2" > /dev/full`, BIN, sandbox.url, sandbox.apiKey],
       {
         reject: false,
-        env: { XDG_CONFIG_HOME: home },
+        env: cleanEnv({ XDG_CONFIG_HOME: home }),
       },
     );
     expect(r.exitCode).toBe(1);
@@ -195,7 +195,7 @@ describe('a closed pipe', () => {
       ['-c', 'node "$@" | head -c 10 > /dev/null; echo "$' + '{PIPESTATUS[0]}"', 'bash', BIN, ...args],
       {
         reject: false,
-        env: { XDG_CONFIG_HOME: home },
+        env: cleanEnv({ XDG_CONFIG_HOME: home }),
       },
     );
     expect(String(r.stdout).trim()).toBe('0');

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempConfigHome } from '../helpers/cli.js';
 
 let sandbox: SandboxHandle;
 let home: string;
@@ -46,7 +46,7 @@ describe('leadctl search', () => {
         sandbox.url,
         sandbox.apiKey,
       ],
-      { reject: false, env: { XDG_CONFIG_HOME: home } },
+      { reject: false, env: cleanEnv({ XDG_CONFIG_HOME: home }) },
     );
     expect(r.exitCode).toBe(0);
     expect(String(r.stdout)).toMatch(/^"[^"]+"$/);

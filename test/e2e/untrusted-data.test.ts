@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempConfigHome } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
 
 let sandbox: SandboxHandle;
@@ -20,7 +20,7 @@ async function onTerminal(args: string[], columns = 200): Promise<string> {
   const quoted = [BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const r = await execa('script', ['-qec', `stty cols ${columns}; node ${quoted}`, '/dev/null'], {
     reject: false,
-    env: { XDG_CONFIG_HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color' },
+    env: cleanEnv({ XDG_CONFIG_HOME: home, TERM: 'xterm-256color' }),
   });
   expect(r.exitCode).toBe(0);
   return String(r.stdout);
@@ -53,7 +53,7 @@ describe('table on a terminal', () => {
     const r = await execa('script', ['-qec', `stty cols 0; node ${quoted}`, '/dev/null'], {
       reject: false,
       timeout: 15_000,
-      env: { XDG_CONFIG_HOME: home, PATH: process.env.PATH, TERM: 'xterm-256color' },
+      env: cleanEnv({ XDG_CONFIG_HOME: home, TERM: 'xterm-256color' }),
     });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(0);

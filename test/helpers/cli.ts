@@ -25,6 +25,9 @@ export async function tempConfigHome(): Promise<string> {
 /** leadctl keeps no cache; should it ever write one, it goes here and not into the user's own. */
 const CACHE_HOME = tempDir('cache');
 
+/** The usage ledger of every run goes here, never into the user's ~/.local/state. */
+const STATE_HOME = tempDir('state');
+
 /** Only what a process needs: no LEADCTL_* or NO_COLOR leaking in from the developer's shell. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
@@ -32,6 +35,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     HOME: process.env.HOME,
     LANG: 'C.UTF-8',
     XDG_CACHE_HOME: CACHE_HOME,
+    XDG_STATE_HOME: STATE_HOME,
     ...extra,
   };
 }

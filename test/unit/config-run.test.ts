@@ -80,6 +80,7 @@ describe('config set', () => {
     ['retries', '0', 0],
     ['max-wait', '0', 0],
     ['format', 'ndjson', 'ndjson'],
+    ['plan', ' agency ', 'agency'],
     ['base-url', ' http://127.0.0.1:8080 ', 'http://127.0.0.1:8080'],
   ])('stores %s %j as %j', async (key, value, expected) => {
     const { env, path } = await home();
@@ -92,6 +93,7 @@ describe('config set', () => {
     ['retries', '11', 'invalid retries "11": expected a whole number from 0 to 10'],
     ['max-wait', 'soon', 'invalid max-wait "soon": expected a number of seconds >= 0'],
     ['format', 'xml', 'invalid format "xml": expected one of table, json, ndjson, csv, tsv'],
+    ['plan', 'Agency+', 'invalid plan "Agency+": expected one of free, pro, agency'],
     [
       'base-url',
       'api.example.com',
@@ -119,7 +121,7 @@ describe('config set', () => {
     await expect(near).rejects.toBeInstanceOf(UsageError);
     await expect(near).rejects.toMatchObject({
       message: 'unknown config key "apiKey"; did you mean "api-key"?',
-      hint: 'keys: api-key, base-url, format, timeout, retries, max-wait',
+      hint: 'keys: api-key, base-url, format, timeout, retries, max-wait, plan',
     });
     await expect(runConfigSet('colour', 'x', capture(env).io)).rejects.toThrow(
       /^unknown config key "colour"$/,

@@ -1,0 +1,96 @@
+// Counting one run's requests in memory, through the client's hooks, and adding them to the ledger
+// once, when the run ends (success, failure or Ctrl-C): an export pays nothing per request but a
+// counter increment. Recording never fails a command: a ledger that cannot be written is a warning.
+import type { AttemptEvent, ClientHooks } from '../api/client.js';
+import type { PlanName } from '../config/keys.js';
+import { makePrivateDir } from '../config/private-dir.js';
+import { describeFsError } from '../config/store.js';
+import { updateLedger } from './ledger-file.js';
+import { addCounts, addRun, type LedgerKey } from './ledger-math.js';
+import { type Counts, zeroCounts } from './ledger-schema.js';
+import { ledgerFile, STATE_FOLDER, stateDir } from './paths.js';
+import { utcDay } from './periods.js';
+
+export interface UsageRecorder {
+  readonly file: string;
+  readonly key: LedgerKey;
+  readonly plan: PlanName | undefined;
+  /** For the client: counts every attempt it reports. */
+  readonly hooks: ClientHooks;
+  /** What this run has sent so far, per UTC day. */
+  readonly run: ReadonlyMap<string, Counts>;
+  /** Says once that the ledger file was unreadable and a new one is started. */
+  reportProblem(problem: string): void;
+  /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
+  flush(): Promise<void>;
+}
+
+export interface RecorderOptions {
+  env: NodeJS.ProcessEnv;
+  key: LedgerKey;
+  plan: PlanName | undefined;
+  warn(message: string): void;
+  now?: () => number;
+}
+
+/** Creates the state folder now (0700), so an unusable XDG_STATE_HOME stops the run before any request. */
+export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
+  const { env, key, plan, warn, now = Date.now } = options;
+  makePrivateDir(stateDir(env), STATE_FOLDER);
+  const file = ledgerFile(env);
+  const run = new Map<string, Counts>();
+  let problemReported = false;
+
+  const count = (event: AttemptEvent) => {
+    const day = utcDay(now());
+    const answered = event.status !== undefined && event.status >= 200 && event.status < 300;
+    run.set(
+      day,
+      addCounts(run.get(day) ?? zeroCounts(), {
+        requests: 1,
+        // A search the server ran: cached or live, the client cannot tell (see README "usage").
+        searches: answered && isSearch(event) ? 1 : 0,
+        rateLimited: event.status === 429 ? 1 : 0,
+      }),
+    );
+  };
+
+  const reportProblem = (problem: string) => {
+    if (problemReported) return;
+    problemReported = true;
+    warn(`usage ledger ${file} was unreadable (${problem}); starting a new one`);
+  };
+
+  return {
+    file,
+    key,
+    plan,
+    run,
+    hooks: { onAttempt: count },
+    reportProblem,
+    flush: async () => {
+      if (run.size === 0) return;
+      const counted = new Map(run);
+      run.clear();
+      try {
+        const problem = await updateLedger(file, (ledger) => addRun(ledger, key, counted, now()));
+        if (problem) reportProblem(problem);
+      } catch (error) {
+        const reason =
+          (error as { code?: unknown }).code === 'ELOCKED'
+            ? `it is locked by another leadctl (remove ${file}.lock if none is running)`
+            : describeFsError(error);
+        warn(`this run's requests were not added to the usage ledger ${file}: ${reason}`);
+      }
+    },
+  };
+}
+
+function isSearch(event: AttemptEvent): boolean {
+  if (event.method !== 'POST') return false;
+  try {
+    return new URL(event.url).pathname.endsWith('/search');
+  } catch {
+    return false;
+  }
+}
