@@ -6,6 +6,7 @@ import type { CommandContext } from '../commands/context.js';
 import { colorAllowed } from '../commands/context.js';
 import { chooseFormat, type FormatName, type OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
+import { assertAppendable, headerAlreadyWritten } from './append-check.js';
 import { createRenderer } from './index.js';
 import { notePartialFile } from './partial-note.js';
 import { openOutput } from './writer.js';
@@ -27,6 +28,8 @@ export interface ItemSinkOptions {
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
+  /** --append: add rows to the -o file, its header kept (append-check.ts). */
+  append?: boolean;
 }
 
 /** `-o -` is stdout, like no -o at all. */
@@ -55,14 +58,24 @@ export async function createItemRenderer({ ctx, flags, resource, storedFormat }:
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
   const { format, renderer } = await createItemRenderer(options);
+  if (options.append) assertAppendable(format);
   const target = await openOutput({
     ...(writesToStdout(flags) ? {} : { file: flags.output }),
     stdout: ctx.io.stdout,
+    ...(options.append ? { append: true } : {}),
   });
   let closed = false;
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.
   let started = false;
+  if (target.appendingTo) {
+    try {
+      started = headerAlreadyWritten(flags.output ?? '', target.appendingTo, renderer.start());
+    } catch (error) {
+      await target.discard();
+      throw error;
+    }
+  }
   const start = () => {
     if (started) return '';
     started = true;
