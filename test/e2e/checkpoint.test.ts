@@ -4,7 +4,8 @@
 // and repeats nothing.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import {
   type Bend,
   type BentServer,
@@ -13,7 +14,7 @@ import {
   leadsList,
   startBentServer,
 } from '../helpers/bent-server.js';
-import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;
@@ -206,5 +207,44 @@ describe('leads --all --max-requests', () => {
     const partial = /the output received so far is in (.*\.partial)$/m.exec(result.stderr)?.[1] as string;
     expect(await csvIds(partial)).toEqual(ids(leadsList(300)));
     expect(result.stderr).toContain('run again with a higher --max-requests');
+  });
+});
+
+describe('Ctrl-C during a checkpoint run', () => {
+  it('exits 130 with the file and the checkpoint as they were; the rerun appends each new lead once', async () => {
+    const dir = tempDir();
+    const ckpt = join(dir, 'leads.ckpt');
+    const out = join(dir, 'leads.csv');
+    const sandbox = await startSandbox({ leads: 120, seed: 3 });
+    onTestFinished(() => sandbox.close());
+    const args = ['leads', '--checkpoint', ckpt, '--csv', '-o', out, '--append'];
+    const auth = ['--base-url', sandbox.url, '--api-key', sandbox.apiKey];
+    const env = { XDG_CONFIG_HOME: home };
+    expect((await runCli([...args, ...auth], { env })).exitCode).toBe(0);
+    const checkpointBefore = await readFile(ckpt, 'utf8');
+    const fileBefore = await readFile(out, 'utf8');
+
+    sandbox.addLeads(250);
+    const sent = sandbox.requests.length;
+    const child = spawnCli([...args, ...auth], { env, stdin: 'ignore' });
+    // Ctrl-C while page 2 is at the server: page 1's 100 new leads are already in the file.
+    sandbox.onRequest(async () => {
+      if (sandbox.requests.length !== sent + 2) return;
+      child.kill('SIGINT');
+      await child;
+    });
+    const interrupted = await child;
+    sandbox.onRequest(undefined);
+    expect(interrupted.exitCode).toBe(130);
+    expect(await readFile(ckpt, 'utf8')).toBe(checkpointBefore);
+    expect(await readFile(out, 'utf8')).toBe(fileBefore);
+
+    const rerun = await runCli([...args, ...auth], { env });
+    expect(rerun.exitCode).toBe(0);
+    expect(rerun.stderr).toContain('Wrote 250 new leads');
+    const rows = (await readFile(out, 'utf8')).split('\r\n').filter(Boolean);
+    const everyId = rows.slice(1).map((row) => row.split(',')[0]);
+    expect(rows.length).toBe(1 + 120 + 250);
+    expect(new Set(everyId).size).toBe(370);
   });
 });
