@@ -248,3 +248,37 @@ describe('Ctrl-C during a checkpoint run', () => {
     expect(new Set(everyId).size).toBe(370);
   });
 });
+
+describe('history --checkpoint', () => {
+  it('writes the one search run since, and refuses a leads checkpoint (exit 2)', async () => {
+    const dir = tempDir();
+    const ckpt = join(dir, 'history.ckpt');
+    const sandbox = await startSandbox({ seed: 4 });
+    onTestFinished(() => sandbox.close());
+    const auth = ['--base-url', sandbox.url, '--api-key', sandbox.apiKey];
+    const env = { XDG_CONFIG_HOME: home };
+    const history = (out: string) =>
+      runCli(['history', '--checkpoint', ckpt, '-f', 'ndjson', '-o', join(dir, out), ...auth], { env });
+    expect((await history('a.ndjson')).exitCode).toBe(0);
+
+    const search = await runCli(['search', 'checkpoint test', '-l', 'Austin', '--json', ...auth], { env });
+    expect(search.exitCode).toBe(0);
+    const sent = sandbox.requests.length;
+    const second = await history('b.ndjson');
+    expect(second.exitCode).toBe(0);
+    expect(sandbox.requests.length - sent).toBe(1);
+    const entries = (await readFile(join(dir, 'b.ndjson'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(entries.map((entry) => [entry.query, entry.location])).toEqual([['checkpoint test', 'Austin']]);
+    expect(second.stderr).toContain('Wrote 1 new searches');
+
+    const asLeads = await runCli(
+      ['leads', '--checkpoint', ckpt, '--csv', '-o', join(dir, 'c.csv'), ...auth],
+      { env },
+    );
+    expect(asLeads.exitCode).toBe(2);
+    expect(asLeads.stderr).toMatch(/belongs to another list: resource history, not leads/);
+  });
+});
