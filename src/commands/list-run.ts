@@ -5,7 +5,6 @@ import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { fetchListPage, type PageResult } from '../api/paging/index.js';
 import { RequestBudget } from '../api/request-budget.js';
 import { parseSince } from '../api/since.js';
-import { startCheckpointRun } from '../checkpoint/checkpoint-run.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
@@ -47,7 +46,8 @@ export async function runList(
     const checkpoint =
       flags.checkpoint === undefined
         ? undefined
-        : await startCheckpointRun({
+        : // Loaded only here: it brings node:crypto and zod, which a one-page run never needs.
+          await (await import('../checkpoint/checkpoint-run.js')).startCheckpointRun({
             file: flags.checkpoint,
             client,
             resource,
