@@ -3,7 +3,7 @@
 // then the ids now at the newest end, for the next checkpoint. The rule and why it is exact are in
 // docs/checkpoint.md. Cost: the page holding the boundary and the pages before it, nothing more.
 
-import { ExitCode, LeadError } from '../api/errors.js';
+import { ExitCode, LeadError, ProtocolError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';
 import type { FetchPage } from '../api/paging/index.js';
 import { HEAD_IDS } from './checkpoint-file.js';
@@ -61,9 +61,16 @@ export function incrementalPages<T extends Record<string, unknown>>(
           }
           batch.push(item);
         }
+        const lastPage = items.length === 0 || page >= meta.totalPages;
+        // Nothing but items already written, with the list unchanged: the server repeated a page
+        // (or ignores `page`); going on would only read the same again.
+        if (batch.length === 0 && boundary < 0 && !lastPage) {
+          throw new ProtocolError(
+            `server answered page ${page} with ${options.noun} it had already sent; nothing was committed`,
+          );
+        }
         if (batch.length > 0) yield batch;
         options.onPage?.(page, written.size);
-        const lastPage = items.length === 0 || page >= meta.totalPages;
         if (boundary >= 0 || lastPage) {
           // The end of the list without the boundary: every remembered item was deleted, and
           // position can no longer tell new from old. An empty head (an empty list then) is no loss.

@@ -3,7 +3,7 @@
 // truncates FILE back to it, so a nightly job never leaves half a row or a half-written set behind.
 // What the file begins with is read once, for the header check (append-check.ts).
 import { constants } from 'node:fs';
-import { type FileHandle, open, truncate } from 'node:fs/promises';
+import { type FileHandle, open, rm, truncate } from 'node:fs/promises';
 import { FileSink, type Sink } from './sinks.js';
 
 const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDWR } = constants;
@@ -24,7 +24,7 @@ export interface AppendFile {
 }
 
 /** `target` is the -o path with its links followed, a regular file or none yet (output-path.ts). */
-export async function openAppendFile(name: string, target: string): Promise<AppendFile> {
+export async function openAppendFile(name: string, target: string, existed: boolean): Promise<AppendFile> {
   // 0644 before the umask when new, as the partial file of a plain -o; an existing file keeps its mode.
   const handle = await open(target, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644);
   try {
@@ -44,7 +44,8 @@ export async function openAppendFile(name: string, target: string): Promise<Appe
           await file.close();
         },
       },
-      rollback: () => truncate(target, size).catch(() => {}),
+      // A file this run created goes again, as a plain -o leaves none behind.
+      rollback: () => (existed ? truncate(target, size) : rm(target, { force: true })).catch(() => {}),
     };
   } catch (error) {
     await handle.close().catch(() => {});

@@ -54,7 +54,9 @@ export async function openOutput(options: OpenOutputOptions): Promise<OutputTarg
   const name = file as string;
   if (options.append) {
     if (where.kind !== 'file') throw new UsageError(`cannot append to ${name}: not a regular file`);
-    const appended = await openOrRefuse(name, () => openAppendFile(name, where.target));
+    const appended = await openOrRefuse(name, () =>
+      openAppendFile(name, where.target, where.existing !== undefined),
+    );
     const output = new BufferedOutput(appended.sink, bufferBytes, {
       commit: async () => {},
       abandon: appended.rollback,

@@ -1,6 +1,7 @@
 // `--append`: rows added to an existing csv, tsv or ndjson file, the header only when the file is new
 // or empty, refused when the file's header is not this run's, and a failed run cuts the file back to
 // its length. Also the closing line's request count, which every export ends with.
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,12 @@ describe('--append', () => {
     expect(result.exitCode).toBe(7);
     expect(server.requests.length).toBeGreaterThanOrEqual(3);
     expect(await readFile(out, 'utf8')).toBe(before);
+
+    // A file the failed run created itself is removed, as a plain -o leaves none.
+    const fresh = join(tempDir(), 'fresh.tsv');
+    const again = await run(server, ['--all', '--concurrency', '1', '-f', 'tsv', '-o', fresh, '--append']);
+    expect(again.exitCode).toBe(7);
+    expect(existsSync(fresh)).toBe(false);
   });
 });
 

@@ -70,6 +70,17 @@ describe('incrementalPages', () => {
     );
   });
 
+  it('stops when the server answers a later page with the first one again (exit 7), rather than read on', async () => {
+    const list = items('n1', 'n2', 'n3', 'n4', 'n5', 'a');
+    const pageOne: FetchPage<Item> = async (_page, limit) => ({
+      items: list.slice(0, limit),
+      meta: { page: 1, limit, total: list.length, totalPages: 3 },
+    });
+    await expect(walk(pageOne, ['a'])).rejects.toThrow(
+      /server answered page 2 with leads it had already sent/,
+    );
+  });
+
   it('with an empty checkpoint (the list was empty), everything is new', async () => {
     const { fetchPage } = listServer(items('n1', 'n2', 'n3'));
     expect((await walk(fetchPage, [])).written).toEqual(['n1', 'n2', 'n3']);
