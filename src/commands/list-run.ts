@@ -2,7 +2,7 @@
 // --checkpoint) streamed in order through the paginator, ending with what was written and the
 // requests it took.
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
-import { fetchListPage, type PageResult } from '../api/paging/index.js';
+import { fetchListPage } from '../api/paging/index.js';
 import { RequestBudget } from '../api/request-budget.js';
 import { parseSince } from '../api/since.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
@@ -73,7 +73,7 @@ export async function runList(
       },
       async (sink) => {
         if (!manyPages) {
-          const { items, meta }: PageResult<Record<string, unknown>> = await fetchListPage(
+          const { items, meta } = await fetchListPage(
             client,
             resource,
             flags.page ?? 1,

@@ -93,7 +93,7 @@ describe('leads --checkpoint', () => {
     expect(await csvIds(join(dir, 'three.csv'))).toEqual([]);
   });
 
-  it('is exact at the boundary: the newest remembered leads deleted, new ones with the same timestamp', async () => {
+  it('is exact at the boundary: remembered leads deleted, new ones with the same timestamp, one re-saved', async () => {
     const dir = tempDir();
     const ckpt = join(dir, 'leads.ckpt');
     // Every lead saved in the same second: a timestamp cannot tell them apart.
@@ -102,6 +102,8 @@ describe('leads --checkpoint', () => {
     expect((await run(server, ['--checkpoint', ckpt, '--csv', '-o', join(dir, 'a.csv')])).exitCode).toBe(0);
 
     list.splice(0, 3); // the three newest leads the checkpoint remembers
+    // A lead deep in the list re-saved since: newer than anything, but in its old place.
+    (list[60] as Lead).saved_at = '2026-11-22T00:00:00.000Z';
     const added = save(list, 'same-second', 5, '2026-11-20T12:00:00.000Z');
     const second = await run(server, ['--checkpoint', ckpt, '--csv', '-o', join(dir, 'b.csv')]);
     expect(second.exitCode).toBe(0);
