@@ -30,7 +30,7 @@ export function registerListCommand(
     )
     .option(
       '--max-requests <n>',
-      'with --all or --checkpoint: stop at n requests (exit 5, partial output kept)',
+      'stop at n requests, retries included (exit 5, partial output kept)',
       integerIn(1, Number.MAX_SAFE_INTEGER),
     );
   addOutputOptions(command);

@@ -135,9 +135,6 @@ function checkExportFlags(flags: ListFlags): void {
       );
     }
   }
-  if (flags.maxRequests !== undefined && !flags.all && flags.checkpoint === undefined) {
-    throw new UsageError('--max-requests works with --all or --checkpoint');
-  }
 }
 
 /** --max-requests reached: the next attempt is refused unsent and the run stops like a rate limit. */
