@@ -7,7 +7,13 @@ import { parseArgs } from 'node:util';
 import { hasGnuTime, usageSource } from './measure.mjs';
 import { judge, machine, table } from './report.mjs';
 import { bundleSandbox } from './sandbox.mjs';
-import { exportAtLatency, jqAvailable, memoryBySize, startupAndOnePage } from './scenarios.mjs';
+import {
+  exportAtLatency,
+  incrementalExport,
+  jqAvailable,
+  memoryBySize,
+  startupAndOnePage,
+} from './scenarios.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -21,8 +27,8 @@ const { values: opts } = parseArgs({
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     record: { type: 'boolean', default: false },
-    // e.g. `--only export,memory`: run only these groups (startup, export, memory).
-    only: { type: 'string', default: 'startup,export,memory' },
+    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory).
+    only: { type: 'string', default: 'startup,export,checkpoint,memory' },
   },
 });
 const only = new Set(opts.only.split(','));
@@ -49,6 +55,16 @@ try {
         concurrency: int('concurrency'),
         runs: int('export-runs'),
         baselineRuns: int('baseline-runs'),
+      })),
+    );
+  if (only.has('checkpoint')) log(`checkpoint run: 250 new leads on top of ${int('leads')}…`);
+  if (only.has('checkpoint'))
+    rows.push(
+      ...(await incrementalExport(sandbox.file, {
+        leads: int('leads'),
+        added: 250,
+        latencyMs: int('latency'),
+        runs: int('export-runs'),
       })),
     );
   if (only.has('memory'))

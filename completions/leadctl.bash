@@ -57,8 +57,8 @@ _leadctl_subcommands() {
 _leadctl_options() {
   case "$1:${2-}" in
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
-    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
-    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
+    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
+    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
     'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -108,6 +108,8 @@ _leadctl_own_option_value() {
     'leadctl leads:--max-items') echo any ;;
     'leadctl leads:--since') echo any ;;
     'leadctl leads:--concurrency') echo any ;;
+    'leadctl leads:--checkpoint') echo files ;;
+    'leadctl leads:--max-requests') echo any ;;
     'leadctl leads:-f'|'leadctl leads:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl leads:--fields') echo any ;;
     'leadctl leads:-o'|'leadctl leads:--output') echo files ;;
@@ -116,6 +118,8 @@ _leadctl_own_option_value() {
     'leadctl history:--max-items') echo any ;;
     'leadctl history:--since') echo any ;;
     'leadctl history:--concurrency') echo any ;;
+    'leadctl history:--checkpoint') echo files ;;
+    'leadctl history:--max-requests') echo any ;;
     'leadctl history:-f'|'leadctl history:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl history:--fields') echo any ;;
     'leadctl history:-o'|'leadctl history:--output') echo files ;;

@@ -2,9 +2,19 @@
 import type { Command } from 'commander';
 import type { ResourceName } from '../resources.js';
 import type { ContextFor } from './context.js';
+import { integerIn } from './parsers.js';
 import { addOutputOptions, addPagingOptions, type OutputFlags, type PagingFlags } from './shared-options.js';
 
-export type ListFlags = OutputFlags & PagingFlags;
+export interface ExportFlags {
+  /** --checkpoint FILE: only what is new since the last run that used FILE. */
+  checkpoint?: string;
+  /** --max-requests N: stop cleanly once N requests are spent. */
+  maxRequests?: number;
+  /** --append: add rows to the -o file. */
+  append?: boolean;
+}
+
+export type ListFlags = OutputFlags & PagingFlags & ExportFlags;
 
 export function registerListCommand(
   program: Command,
@@ -13,7 +23,18 @@ export function registerListCommand(
 ): Command {
   const command = program.command(spec.resource).description(spec.description);
   addPagingOptions(command);
+  command
+    .option(
+      '--checkpoint <file>',
+      'only what is new since the last run with <file>; the first run exports everything',
+    )
+    .option(
+      '--max-requests <n>',
+      'stop at n requests, retries included (exit 5, partial output kept)',
+      integerIn(1, Number.MAX_SAFE_INTEGER),
+    );
   addOutputOptions(command);
+  command.option('--append', 'csv, tsv, ndjson: add rows to the -o file (header only when new)');
   command.addHelpText('after', spec.examples).action(async (flags: ListFlags, self: Command) => {
     const { runList } = await import('./list-run.js');
     await runList(spec.resource, flags, contextFor(self));

@@ -1,8 +1,11 @@
-// leads and history: one page with a footer, or many pages (--all, --max-items, --since) streamed in
-// order through the paginator.
-import { fetchListPage } from '../api/paging/index.js';
+// leads and history: one page with a footer, or many pages (--all, --max-items, --since,
+// --checkpoint) streamed in order through the paginator, ending with what was written and the
+// requests it took.
+import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { fetchListPage, type PageProgress } from '../api/paging/index.js';
+import { RequestBudget } from '../api/request-budget.js';
 import { parseSince } from '../api/since.js';
-import { withItemSink } from '../output/item-sink.js';
+import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
@@ -19,12 +22,66 @@ export async function runList(
   const info = RESOURCES[resource];
   // Every check that can fail does so before the first request.
   const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
-  const manyPages = Boolean(flags.all) || flags.maxItems !== undefined || since !== undefined;
-  const session = await openSession(ctx);
+  checkExportFlags(flags);
+  const manyPages =
+    Boolean(flags.all) ||
+    flags.maxItems !== undefined ||
+    since !== undefined ||
+    flags.checkpoint !== undefined;
+  let requests = 0;
+  const budget =
+    flags.maxRequests === undefined
+      ? undefined
+      : new RequestBudget(flags.maxRequests, (max) => capError(max, flags));
+  const session = await openSession(ctx, {
+    onAttempt: () => {
+      requests += 1;
+    },
+    ...(budget ? { beforeAttempt: budget.beforeAttempt } : {}),
+  });
   const { client, ui } = session;
+  const spent = () => `${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}`;
+  // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
+  const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
+  const checkQuota = quotaCheckForPages(session, {
+    startPage: flags.page ?? 1,
+    limit,
+    maxItems: flags.maxItems,
+    since,
+  });
+  const onProgress = (p: PageProgress) => {
+    ui.progress(progressLine(info.noun, p));
+    checkQuota(p);
+  };
   try {
+    const checkpoint =
+      flags.checkpoint === undefined
+        ? undefined
+        : // Loaded only here: it brings node:crypto and zod, which a one-page run never needs.
+          await (await import('../checkpoint/checkpoint-run.js')).startCheckpointRun({
+            file: flags.checkpoint,
+            client,
+            resource,
+            profile: session.settings.profile,
+            limit,
+            concurrency: flags.concurrency ?? 4,
+            signal: ctx.signal,
+            noun: info.noun,
+            onProgress,
+            onPage: (page, written) =>
+              ui.progress(
+                `Fetching new ${info.noun}… page ${formatCount(page)} (${formatCount(written)} new)`,
+              ),
+            onNotice: (message) => ui.notice(message),
+          });
     const footer = await withItemSink(
-      { ctx, flags, resource: info, storedFormat: session.settings.format },
+      {
+        ctx,
+        flags,
+        resource: info,
+        storedFormat: session.settings.format,
+        ...(flags.append ? { append: true } : {}),
+      },
       async (sink) => {
         if (!manyPages) {
           const { items, meta } = await fetchListPage(
@@ -37,36 +94,68 @@ export async function runList(
           await sink.writeAll(items);
           return pageFooter(meta, items.length, info.noun, flags);
         }
-        // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
-        const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
-        const paging = { startPage: flags.page ?? 1, limit, maxItems: flags.maxItems, since };
-        const checkQuota = quotaCheckForPages(session, paging);
-        const pages = client.paginatePages(resource, {
-          limit,
-          startPage: flags.page ?? 1,
-          concurrency: flags.concurrency ?? 4,
-          ...(flags.maxItems === undefined ? {} : { maxItems: flags.maxItems }),
-          ...(since === undefined ? {} : { since }),
-          signal: ctx.signal,
-          onProgress: (p) => {
-            ui.progress(progressLine(info.noun, p));
-            checkQuota(p);
-          },
-          onNotice: (message) => ui.notice(message),
-        });
+        const pages =
+          checkpoint?.pages ??
+          client.paginatePages(resource, {
+            limit,
+            startPage: flags.page ?? 1,
+            concurrency: flags.concurrency ?? 4,
+            ...(flags.maxItems === undefined ? {} : { maxItems: flags.maxItems }),
+            ...(since === undefined ? {} : { since }),
+            signal: ctx.signal,
+            onProgress,
+            onNotice: (message) => ui.notice(message),
+          });
         let written = 0;
         for await (const items of pages) {
           await sink.writeAll(items);
           written += items.length;
         }
         ui.stopProgress();
-        if (written === 0) return `No ${info.noun}.`;
-        return flags.output ? `Wrote ${formatCount(written)} ${info.noun} to ${flags.output}.` : undefined;
+        const noun = checkpoint && !checkpoint.first ? `new ${info.noun}` : info.noun;
+        if (written === 0) return `No ${noun} (${spent()}).`;
+        const where = writesToStdout(flags) ? '' : ` to ${flags.output}`;
+        return `Wrote ${formatCount(written)} ${noun}${where} (${spent()}).`;
       },
     );
+    // Only now is the output committed (renamed into place, or appended and synced).
+    await checkpoint?.commit();
     if (footer) ui.notice(footer);
   } finally {
     ui.stopProgress();
     await session.close();
   }
+}
+
+/** The combinations that cannot work, refused before anything is sent. */
+function checkExportFlags(flags: ListFlags): void {
+  if (flags.append && writesToStdout(flags)) {
+    throw new UsageError('--append needs -o <file>: the file to add rows to');
+  }
+  if (flags.checkpoint !== undefined) {
+    const clash = (
+      [
+        ['page', '--page'],
+        ['maxItems', '--max-items'],
+        ['since', '--since'],
+      ] as const
+    ).find(([key]) => flags[key] !== undefined);
+    if (clash) {
+      throw new UsageError(
+        `--checkpoint cannot be combined with ${clash[1]}: it reads from the newest end up to where the last run stood`,
+      );
+    }
+  }
+}
+
+/** --max-requests reached: the next attempt is refused unsent and the run stops like a rate limit. */
+function capError(max: number, flags: ListFlags): LeadError {
+  const hint =
+    flags.checkpoint === undefined
+      ? 'run again with a higher --max-requests to export everything'
+      : `the checkpoint ${flags.checkpoint} is unchanged: run the same command again (with a higher --max-requests to finish in one run)`;
+  return new LeadError(`stopped at --max-requests ${formatCount(max)}: the export is not complete`, {
+    exitCode: ExitCode.rateLimited,
+    hint,
+  });
 }

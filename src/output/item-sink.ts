@@ -7,6 +7,7 @@ import { colorAllowed } from '../commands/context.js';
 import type { FormatName, OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
+import { assertAppendable, headerAlreadyWritten } from './append-check.js';
 import { checkFieldsFlag, resolveFields } from './field-choice.js';
 import { chooseOutputFormat } from './format-choice.js';
 import type { RenderOptions } from './formats.js';
@@ -33,6 +34,8 @@ export interface ItemSinkOptions {
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
+  /** --append: add rows to the -o file, its header kept (append-check.ts). */
+  append?: boolean;
 }
 
 /** `-o -` is stdout, like no -o at all. */
@@ -93,11 +96,14 @@ export async function createItemRenderer(options: ItemSinkOptions) {
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
   const { format, options: base, messages } = planOutput(options);
+  if (options.append) assertAppendable(format);
   const target = await openOutput({
     ...(writesToStdout(flags) ? {} : { file: flags.output }),
     stdout: ctx.io.stdout,
+    ...(options.append ? { append: true } : {}),
   });
-  // Made on the first page, which --fields is checked against (field-choice.ts).
+  // Made on the first page, which --fields is checked against (field-choice.ts); when appending to a
+  // file, at once, since its header is checked against ours before any request.
   let renderer: Renderer | undefined;
   const rendererFor = async (firstPage: readonly Item[]) => {
     if (renderer) return renderer;
@@ -109,6 +115,15 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.
   let started = false;
+  if (target.appendingTo) {
+    try {
+      const opening = (await rendererFor([])).start();
+      started = headerAlreadyWritten(flags.output ?? '', target.appendingTo, opening);
+    } catch (error) {
+      await target.discard();
+      throw error;
+    }
+  }
   const start = (rendering: Renderer) => {
     if (started) return '';
     started = true;

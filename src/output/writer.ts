@@ -1,11 +1,13 @@
 // The one place output bytes leave the process: stdout, a FIFO or device written directly, or -o FILE
-// through a partial file renamed over FILE on success (output-path.ts says which is which).
+// through a partial file renamed over FILE on success (output-path.ts says which is which), or with
+// --append FILE itself, cut back to its first length on failure (append-file.ts).
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
 // few hundred writes rather than 200k. A batch that is not full is still written on the next turn
 // of the event loop, so streamed output (json as pages arrive) shows up without waiting for 64 KB.
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { openAppendFile } from './append-file.js';
 import { resolveOutputPath } from './output-path.js';
 import { createPartialFile } from './partial-file.js';
 import { FileSink, type Sink, StreamSink } from './sinks.js';
@@ -24,6 +26,8 @@ export interface OutputTarget {
   abandon(): Promise<void>;
   /** Failure before anything worth keeping was written: close and remove the partial file. Never throws. */
   discard(): Promise<void>;
+  /** With `append`: what FILE held when opened (abandon and discard cut it back to `size`). */
+  readonly appendingTo?: { size: number; head: string; endsWithNewline: boolean };
 }
 
 export interface OpenOutputOptions {
@@ -32,6 +36,8 @@ export interface OpenOutputOptions {
   stdout: NodeJS.WritableStream;
   /** Batch size before a write is forced (default 64 KB; 0 writes every chunk at once). */
   bufferBytes?: number;
+  /** Add to the end of FILE, a regular file or none yet (--append). */
+  append?: boolean;
 }
 
 const DEFAULT_BUFFER_BYTES = 64 * 1024;
@@ -46,6 +52,18 @@ export async function openOutput(options: OpenOutputOptions): Promise<OutputTarg
   const where = file === undefined ? ({ kind: 'stdout' } as const) : await resolveOutputPath(file);
   if (where.kind === 'stdout') return new BufferedOutput(new StreamSink(options.stdout), bufferBytes);
   const name = file as string;
+  if (options.append) {
+    if (where.kind !== 'file') throw new UsageError(`cannot append to ${name}: not a regular file`);
+    const appended = await openOrRefuse(name, () =>
+      openAppendFile(name, where.target, where.existing !== undefined),
+    );
+    const output = new BufferedOutput(appended.sink, bufferBytes, {
+      commit: async () => {},
+      abandon: appended.rollback,
+      discard: appended.rollback,
+    });
+    return Object.assign(output, { appendingTo: appended });
+  }
   if (where.kind === 'direct') {
     const handle = await openOrRefuse(name, () => openDirect(where.path));
     return new BufferedOutput(new FileSink(handle, name), bufferBytes);
@@ -53,6 +71,12 @@ export async function openOutput(options: OpenOutputOptions): Promise<OutputTarg
   const { handle, path } = await openOrRefuse(name, () => createPartialFile(where.target, where.existing));
   return new BufferedOutput(new FileSink(handle, path), bufferBytes, {
     path,
+    abandon: async () => {},
+    discard: () =>
+      rm(path, { force: true }).then(
+        () => {},
+        () => {},
+      ),
     commit: async () => {
       try {
         await rename(path, where.target);
@@ -79,9 +103,15 @@ async function openOrRefuse<T>(file: string, opening: () => Promise<T>): Promise
   }
 }
 
+/** What becomes of an -o file once it is closed: renamed into place, kept, removed, or cut back. */
 interface PartialHandling {
-  path: string;
+  /** The partial file, when there is one (none when appending to FILE itself). */
+  path?: string;
   commit(): Promise<void>;
+  /** After a failure that wrote rows. Never throws. */
+  abandon(): Promise<void>;
+  /** After a failure that wrote nothing worth keeping. Never throws. */
+  discard(): Promise<void>;
 }
 
 class BufferedOutput implements OutputTarget {
@@ -119,11 +149,12 @@ class BufferedOutput implements OutputTarget {
     this.closed = true;
     try {
       await this.flush();
+      await this.sink.close();
     } catch (error) {
       await this.sink.close().catch(() => {});
+      await this.partial?.abandon();
       throw error;
     }
-    await this.sink.close();
     await this.partial?.commit();
   }
 
@@ -132,6 +163,7 @@ class BufferedOutput implements OutputTarget {
     this.closed = true;
     await this.flush().catch(() => {});
     await this.sink.close().catch(() => {});
+    await this.partial?.abandon();
   }
 
   async discard(): Promise<void> {
@@ -140,7 +172,7 @@ class BufferedOutput implements OutputTarget {
     this.chunks = [];
     await this.inFlight.catch(() => {});
     await this.sink.close().catch(() => {});
-    if (this.partial) await rm(this.partial.path, { force: true }).catch(() => {});
+    await this.partial?.discard();
   }
 
   private scheduleFlush(): void {

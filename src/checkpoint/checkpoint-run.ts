@@ -1,0 +1,110 @@
+// `--checkpoint FILE` from start to end: read FILE (refused when it belongs to another list), walk
+// the list (a full export the first time, only what is new afterwards), and save the new FILE when
+// the caller says the output is committed. Until then FILE is untouched, so a failed, interrupted or
+// capped run leaves it as it was and the next run fetches the same items again.
+import type { LeadClient } from '../api/client.js';
+import { identityText } from '../api/exact-number.js';
+import {
+  type FetchPage,
+  fetchListPage,
+  type ListResource,
+  type PageProgress,
+  paginatePages,
+} from '../api/paging/index.js';
+import type { HistoryEntry, Lead } from '../api/schemas.js';
+import { type Checkpoint, HEAD_IDS, loadCheckpoint, saveCheckpoint } from './checkpoint-file.js';
+import { incrementalPages, type NewHead } from './incremental.js';
+
+type Item = Lead | HistoryEntry;
+
+export interface CheckpointRunOptions {
+  file: string;
+  client: LeadClient;
+  resource: ListResource;
+  profile: string;
+  limit: number;
+  concurrency: number;
+  signal: AbortSignal;
+  noun: string;
+  onProgress(p: PageProgress): void;
+  onPage(page: number, written: number): void;
+  onNotice(message: string): void;
+}
+
+export interface CheckpointRun {
+  /** No checkpoint yet: this run exports everything. */
+  readonly first: boolean;
+  readonly pages: AsyncIterable<Item[]>;
+  /** Call once the output is committed: moves the checkpoint forward. */
+  commit(): Promise<void>;
+}
+
+export async function startCheckpointRun(options: CheckpointRunOptions): Promise<CheckpointRun> {
+  const { client, resource, file, limit, signal } = options;
+  const owner = { resource, profile: options.profile, baseUrl: client.apiRoot };
+  const previous = await loadCheckpoint(file, owner);
+  const fetchPage: FetchPage<Item> = (page, size, pageSignal) =>
+    fetchListPage(client, resource, page, size, pageSignal);
+  let result: () => NewHead;
+  let pages: AsyncIterable<Item[]>;
+  if (previous) {
+    const walk = incrementalPages(fetchPage, {
+      limit,
+      head: previous.head,
+      signal,
+      noun: options.noun,
+      onPage: options.onPage,
+    });
+    pages = walk.pages;
+    result = walk.result;
+  } else {
+    // The first run is an --all export; the next run's boundary is the newest end as the export's
+    // first page (its anchor, read before any other) saw it: items saved during the run that the
+    // export leaves out stand in front of it and are fetched next time.
+    let anchor: NewHead | undefined;
+    const capturing: FetchPage<Item> = (page, size, pageSignal) => {
+      const answer = fetchPage(page, size, pageSignal);
+      if (anchor === undefined && page === 1) {
+        anchor = { head: [], total: 0 };
+        const slot = anchor;
+        void answer.then(
+          ({ items, meta }) => {
+            slot.head = items
+              .map((item) => identityText(item.id))
+              .filter((id) => id !== undefined)
+              .slice(0, HEAD_IDS);
+            slot.total = meta.total;
+          },
+          () => {},
+        );
+      }
+      return answer;
+    };
+    pages = paginatePages(capturing, {
+      limit,
+      concurrency: options.concurrency,
+      idField: 'id',
+      timeField: resource === 'leads' ? 'saved_at' : 'created_at',
+      signal,
+      onProgress: options.onProgress,
+      onNotice: options.onNotice,
+    });
+    result = () => anchor ?? { head: [], total: 0 };
+  }
+  return {
+    first: previous === undefined,
+    pages,
+    commit: () => {
+      const { head, total } = result();
+      const next: Checkpoint = {
+        kind: 'leadctl-checkpoint',
+        version: 1,
+        ...owner,
+        head,
+        total,
+        savedAt: new Date().toISOString(),
+      };
+      return saveCheckpoint(file, next);
+    },
+  };
+}
