@@ -5,9 +5,9 @@
 
 import { UsageError } from '../api/errors.js';
 import { rawApiUrl, rawPages } from '../api/raw-request.js';
-import { maskApiKey } from '../config/mask.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
 import { openOutput } from '../output/writer.js';
+import { maskApiKey } from '../text/mask.js';
 import { type Field, jsonBody, queryPairs } from './api-fields.js';
 import type { CommandContext } from './context.js';
 import { openSession } from './session.js';

@@ -9,7 +9,6 @@ import {
   parseConfigValue,
   unknownKeyError,
 } from '../config/keys.js';
-import { maskApiKey } from '../config/mask.js';
 import { configFile } from '../config/paths.js';
 import { updateProfile } from '../config/profile-writer.js';
 import {
@@ -24,6 +23,7 @@ import {
 import { readSecret } from '../config/read-secret.js';
 import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../config/settings.js';
 import { readConfigFile } from '../config/store.js';
+import { maskApiKey } from '../text/mask.js';
 
 export { CONFIG_KEYS } from '../config/keys.js';
 

@@ -2,19 +2,9 @@
 import type { Command } from 'commander';
 import type { ResourceName } from '../resources.js';
 import type { ContextFor } from './context.js';
+import type { ListFlags } from './list-flags.js';
 import { integerIn } from './parsers.js';
-import { addOutputOptions, addPagingOptions, type OutputFlags, type PagingFlags } from './shared-options.js';
-
-export interface ExportFlags {
-  /** --checkpoint FILE: only what is new since the last run that used FILE. */
-  checkpoint?: string;
-  /** --max-requests N: stop cleanly once N requests are spent. */
-  maxRequests?: number;
-  /** --append: add rows to the -o file. */
-  append?: boolean;
-}
-
-export type ListFlags = OutputFlags & PagingFlags & ExportFlags;
+import { addOutputOptions, addPagingOptions } from './shared-options.js';
 
 export function registerListCommand(
   program: Command,

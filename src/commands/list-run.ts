@@ -11,7 +11,7 @@ import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
-import type { ListFlags } from './list-command.js';
+import type { ListFlags } from './list-flags.js';
 import { openSession } from './session.js';
 
 export async function runList(

@@ -11,7 +11,7 @@ import { ledgerKey } from '../usage/ledger-key.js';
 import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
-import { rejectedKeyHint } from './setting-source.js';
+import { rejectedKeyHint, type Source } from './setting-source.js';
 
 export interface Session {
   client: LeadClient;
@@ -31,9 +31,6 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
     color: colorAllowed(ctx),
   });
 }
-
-/** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
-export type Source = 'flag' | 'env' | 'config' | 'sandbox';
 
 /** What a run would talk to, before any client exists: `auth status` reports it as it is. */
 export interface Target {

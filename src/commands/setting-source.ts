@@ -1,7 +1,9 @@
 // Where a run's base URL or key came from, in the words `auth status` prints, and what to do about a
 // key the server rejected: the fix depends on the source, since a flag or variable wins over the
 // stored key (following "config set api-key" would change nothing).
-import type { Source } from './session.js';
+
+/** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
+export type Source = 'flag' | 'env' | 'config' | 'sandbox';
 
 const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
 const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;

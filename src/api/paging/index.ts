@@ -1,9 +1,8 @@
 // Paging: the one entry point. Every item of a newest-first list, in server order, each once, even
 // while the list changes (README.md beside this file says how and why). The one-page path of the CLI
 // and the --all path both fetch a page through fetchListPage().
-import type { LeadClient } from '../client.js';
 import { UsageError } from '../errors.js';
-import type { HistoryEntry, Lead } from '../schemas.js';
+import type { HistoryEntry, HistoryPage, Lead, LeadsPage } from '../schemas.js';
 import { parseSince } from '../since.js';
 import type { FetchPage, PageResult, PaginateOptions } from './types.js';
 import { walkPages } from './walk.js';
@@ -11,7 +10,14 @@ import { walkPages } from './walk.js';
 export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
 
 export type ListResource = 'leads' | 'history';
-type ListClient = Pick<LeadClient, 'listLeads' | 'listHistory'>;
+/** The two list calls of LeadClient the pager needs (named here, so that paging imports no client). */
+interface ListClient {
+  listLeads(params: { page: number; limit: number }, options: { signal?: AbortSignal }): Promise<LeadsPage>;
+  listHistory(
+    params: { page: number; limit: number },
+    options: { signal?: AbortSignal },
+  ): Promise<HistoryPage>;
+}
 
 /** One page of a list, as paging and the single-page commands both read it. */
 export async function fetchListPage(
