@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigValue } from '../../src/config/keys.js';
-import { maskApiKey } from '../../src/config/mask.js';
+import { maskApiKey } from '../../src/text/mask.js';
 import { closestMatch } from '../../src/config/suggest.js';
 
 const argument = { kind: 'argument' } as const;
