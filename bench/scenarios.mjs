@@ -1,6 +1,6 @@
 // The measurements of the performance issue, each run several times against its own local server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,12 +15,18 @@ const FLOOR = join(root, 'bench/undici-floor.mjs');
 const node = process.execPath;
 const RUN_TIMEOUT_MS = 180_000;
 
-/** The CLI's environment: this server, an empty config folder, nothing else of the user's. */
+// Everything the bench's runs write (config, usage ledger, checkpoints) goes under one folder,
+// removed when the bench ends: nothing of the user's is read or written.
+const SCRATCH = mkdtempSync(join(tmpdir(), 'leadctl-bench-home-'));
+process.on('exit', () => rmSync(SCRATCH, { recursive: true, force: true }));
+
+/** The CLI's environment: this server, empty config and state folders, nothing else of the user's. */
 function cliEnv(server) {
   const env = {
     ...process.env,
     NO_COLOR: '1',
-    XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'leadctl-bench-config-')),
+    XDG_CONFIG_HOME: mkdtempSync(join(SCRATCH, 'config-')),
+    XDG_STATE_HOME: mkdtempSync(join(SCRATCH, 'state-')),
   };
   for (const name of Object.keys(env)) if (name.startsWith('LEADCTL_')) delete env[name];
   return server ? { ...env, LEADCTL_BASE_URL: server.url, LEADCTL_API_KEY: server.apiKey } : env;
@@ -189,7 +195,7 @@ export async function incrementalExport(bundle, { leads, added, latencyMs, runs 
   });
   try {
     const env = cliEnv({ url: sandbox.url, apiKey: sandbox.apiKey });
-    const dir = mkdtempSync(join(tmpdir(), 'leadctl-bench-checkpoint-'));
+    const dir = mkdtempSync(join(SCRATCH, 'checkpoint-'));
     const args = [
       BIN,
       'leads',
