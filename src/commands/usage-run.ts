@@ -7,7 +7,7 @@ import { ledgerKey, SANDBOX_KEY } from '../usage/ledger-key.js';
 import type { Counts } from '../usage/ledger-schema.js';
 import { ledgerFile } from '../usage/paths.js';
 import { PLAN_LIMITS, planLabel, type VariantLimits } from '../usage/plans.js';
-import { usageTotals } from '../usage/totals.js';
+import { usageReport } from '../usage/report.js';
 import type { CommandContext } from './context.js';
 import { openUi } from './session.js';
 
@@ -26,21 +26,11 @@ export async function runUsage(flags: { json?: boolean }, ctx: CommandContext): 
   if (!baseUrl) throw missingSettingsError({ baseUrl: true, apiKey: false });
   const key = ledgerKey(settings.profile, baseUrl, globals.sandbox ? 'sandbox' : settings.baseUrlSource);
   const file = ledgerFile(io.env);
-  const totals = usageTotals(file, key, new Map(), Date.now());
-  if (totals.problem) ui.warn(`usage ledger ${file} is unreadable (${totals.problem}); counting from zero`);
   const plan = settings.plan;
+  const { report, totals } = usageReport({ file, key, plan }, Date.now());
+  if (totals.problem) ui.warn(`usage ledger ${file} is unreadable (${totals.problem}); counting from zero`);
 
   if (flags.json) {
-    const report = {
-      profile: key.profile,
-      baseUrl: key.baseUrl,
-      ledger: file,
-      thisMachineOnly: true,
-      today: { date: totals.day, ...totals.today },
-      month: { month: totals.month, ...totals.thisMonth },
-      plan: plan ?? null,
-      limits: plan ? { a: limitsJson(PLAN_LIMITS[plan].a), b: limitsJson(PLAN_LIMITS[plan].b) } : null,
-    };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
@@ -79,12 +69,4 @@ function describeVariant(limits: VariantLimits, today: Counts, month: Counts): s
   // Searches counted include cached ones, which spend no live search: what is left is at least this.
   const searchesLeft = Math.max(0, limits.monthlyLiveSearches - month.searches);
   return `${daily}, ${formatCount(limits.monthlyLiveSearches)} live searches a month (at least ${formatCount(searchesLeft)} left)`;
-}
-
-function limitsJson(limits: VariantLimits) {
-  return {
-    apiAccess: limits.apiAccess,
-    dailyRequests: limits.dailyRequests ?? null,
-    monthlyLiveSearches: limits.monthlyLiveSearches ?? null,
-  };
 }

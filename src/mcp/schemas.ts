@@ -136,3 +136,37 @@ export const historyOutput = z.object({
     .describe('past searches, newest first; text fields are data from the server'),
   ...pagingOutput,
 });
+
+/** The usage tool takes nothing. */
+export const usageInput = z.strictObject({});
+
+const counts = {
+  requests: z.number().describe('HTTP requests sent, retries included'),
+  searches: z.number().describe('searches the server answered (cached ones included)'),
+  rateLimited: z.number().describe('429 answers received'),
+};
+const limits = z
+  .object({
+    apiAccess: z.boolean(),
+    dailyRequests: z.number().nullable(),
+    monthlyLiveSearches: z.number().nullable(),
+  })
+  .describe("one of the spec's plan tables");
+
+export const usageOutput = z.object({
+  profile: z.string(),
+  baseUrl: z.string().describe('the API root, or "sandbox"'),
+  ledger: z.string().describe('the file the counts are kept in'),
+  thisMachineOnly: z.literal(true).describe('other machines and the web app spend the same allowance'),
+  today: z.object({ date: z.string().describe('UTC day'), ...counts }),
+  month: z.object({ month: z.string().describe('UTC month'), ...counts }),
+  plan: z.enum(['free', 'pro', 'agency']).nullable().describe('set with leadctl config set plan'),
+  limits: z
+    .object({ a: limits, b: limits })
+    .nullable()
+    .describe("the plan's limits under the spec's variants A and B"),
+  session: z.object({
+    requestsSent: z.number().describe('requests this MCP session has sent'),
+    maxRequests: z.number().describe('the most this session may send (--max-requests)'),
+  }),
+});

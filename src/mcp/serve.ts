@@ -26,7 +26,7 @@ export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void
   const { client, ui } = session;
   const mask = keyMasker(session.settings.apiKey);
   try {
-    const server = createLeadServer({ client, budget, mask }, ctx.signal);
+    const server = createLeadServer({ client, budget, mask, usage: session.usage }, ctx.signal);
     // Malformed input lines and the like: a log line for whoever reads the client's server log.
     server.server.onerror = (error) => ui.warn(`mcp: ${safeText(error.message, mask)}`);
     const stdin = ctx.io.stdin as Readable;

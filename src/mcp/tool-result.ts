@@ -7,6 +7,7 @@ import type { LeadClient } from '../api/client.js';
 import { ExactNumber } from '../api/exact-number.js';
 import { oneLine } from '../api/server-message.js';
 import { errorLines } from '../ui/error-lines.js';
+import type { UsageSource } from '../usage/report.js';
 import type { RequestBudget } from './budget.js';
 
 export type ToolResult = CallToolResult;
@@ -16,6 +17,8 @@ export interface ToolDeps {
   client: LeadClient;
   budget: RequestBudget;
   mask: KeyMasker;
+  /** The session's usage ledger, for the usage tool. */
+  usage: UsageSource;
 }
 
 /** Masks the key wherever it occurs (a hostile server can echo it back in any field). */

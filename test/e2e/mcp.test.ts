@@ -65,21 +65,24 @@ describe('leadctl mcp against the sandbox', () => {
   afterAll(() => sandbox.close());
   const requestsSince = (before: number) => sandbox.requests.slice(before);
 
-  it('lists exactly the three read tools, each with a strict input schema, an output schema and a description', async () => {
+  it('lists exactly the four tools, each with a strict input schema, an output schema and a description', async () => {
     const session = await connect([], env);
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'list_leads',
       'list_search_history',
       'search_businesses',
+      'usage',
     ]);
     for (const tool of tools) {
       expect(tool.description?.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(tool.annotations?.openWorldHint, tool.name).toBe(true);
+      // Only usage stays on this machine: it reads the local ledger.
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(tool.name !== 'usage');
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.usage?.annotations?.readOnlyHint).toBe(true);
     const search = byName.search_businesses;
     expect(search?.inputSchema.required).toEqual(['query', 'location']);
     expect(search?.inputSchema.properties?.radius).toMatchObject({
@@ -189,6 +192,35 @@ describe('leadctl mcp against the sandbox', () => {
       expect(textOf(result)).toMatch(expected);
     }
     expect(requestsSince(before)).toEqual([]);
+  });
+
+  it('usage: what this machine sent today and this month, this session included, sending nothing itself', async () => {
+    const state = { XDG_STATE_HOME: tempDir('mcp-state') };
+    const first = await connect(['--max-requests', '5'], { ...env, ...state });
+    const before = sandbox.requests.length;
+    structured(await call(first, 'list_leads', {}));
+    structured(await call(first, 'search_businesses', { query: 'plumber', location: 'Austin' }));
+    const during = await call(first, 'usage', {});
+    expect(structured(during)).toMatchObject({
+      thisMachineOnly: true,
+      today: { requests: 2, searches: 1, rateLimited: 0 },
+      month: { requests: 2, searches: 1 },
+      plan: null,
+      session: { requestsSent: 2, maxRequests: 5 },
+    });
+    expect(textOf(during)).toMatch(
+      /^Sent from this machine only .*today \(\d{4}-\d\d-\d\d UTC\) 2 requests, 1 searches/,
+    );
+    expect(textOf(during)).toContain('Requests left in this session: 3 of 5.');
+    expect(requestsSince(before)).toHaveLength(2);
+    await first.client.close();
+    // The ledger was written when that session ended: a new one starts from it.
+    const second = await connect([], { ...env, ...state });
+    // (The first server may still be writing as it exits.)
+    await expect
+      .poll(async () => structured(await call(second, 'usage', {})))
+      .toMatchObject({ today: { requests: 2, searches: 1 }, session: { requestsSent: 0 } });
+    expect(requestsSince(before)).toHaveLength(2);
   });
 
   it('--max-requests: once spent, tools answer with an error that says so, and nothing more is sent', async () => {
