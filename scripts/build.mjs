@@ -38,6 +38,13 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
+// `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside the chunk that imports it.
+await build({
+  ...common,
+  entryPoints: { 'chunks/mcp-server': 'src/mcp/entry.ts' },
+  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+});
+assertMcpServerBeside('dist/chunks');
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
 await build({
   ...common,
@@ -48,6 +55,16 @@ giveRequireToHelpers('dist');
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
 });
+
+/** commands/mcp.ts finds the server as `./mcp-server.js` beside its own chunk. */
+function assertMcpServerBeside(dir) {
+  const importers = readdirSync(dir).filter(
+    (name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('"./mcp-server.js"'),
+  );
+  if (importers.length !== 1) {
+    throw new Error(`build: expected one chunk in ${dir} to load ./mcp-server.js, found ${importers.length}`);
+  }
+}
 
 /**
  * Bundled CommonJS packages (undici, commander, cli-table3, ajv) require() Node's built-in modules
@@ -68,6 +85,8 @@ function giveRequireToHelpers(dir) {
     writeFileSync(file, shim + code);
     given += 1;
   }
-  if (given < 2)
-    throw new Error(`build: expected esbuild's __require helper in the CLI and the library, found ${given}`);
+  if (given < 3)
+    throw new Error(
+      `build: expected esbuild's __require helper in the CLI, the MCP server and the library, found ${given}`,
+    );
 }

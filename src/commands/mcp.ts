@@ -1,6 +1,9 @@
 // `leadctl mcp`: a Model Context Protocol server on stdio for AI assistants. The definition imports
-// only commander; the SDK loads when the action runs, so no other command pays for it.
+// only commander; the server is a bundle of its own (src/mcp/entry.ts says why), loaded when the
+// action runs, so no other command pays for the SDK.
 import type { Command } from 'commander';
+import { LeadError } from '../api/errors.js';
+import type { runMcpCommand } from '../mcp/entry.js';
 import type { ContextFor } from './context.js';
 import { examples } from './help-text.js';
 import { integerIn } from './parsers.js';
@@ -26,7 +29,11 @@ export function registerMcp(program: Command, contextFor: ContextFor): Command {
         ]),
     )
     .action(async (flags: { maxRequests?: number }, self: Command) => {
-      const { runMcp } = await import('../mcp/serve.js');
-      await runMcp(flags, contextFor(self));
+      // Beside this chunk in dist/chunks/ (the build checks it); a computed path, so not bundled here.
+      const server: { runMcpCommand: typeof runMcpCommand } = await import(
+        String(new URL('./mcp-server.js', import.meta.url))
+      );
+      const failure = await server.runMcpCommand(flags, contextFor(self));
+      if (failure) throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
     });
 }

@@ -1,0 +1,29 @@
+// The entry of dist/chunks/mcp-server.js, a bundle of its own (scripts/build.mjs): the MCP SDK brings
+// classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
+// load ~600 KB more into every request-making command. Its own copies of our classes come with it, so
+// a failure crosses back to the CLI as plain data, already masked, in the CLI's words.
+
+import { LeadError } from '../api/errors.js';
+import type { CommandContext } from '../commands/context.js';
+import { maskSecrets } from '../text/secrets.js';
+import { type McpFlags, runMcp } from './serve.js';
+
+export interface McpFailure {
+  message: string;
+  hint?: string;
+  exitCode: number;
+}
+
+export async function runMcpCommand(flags: McpFlags, ctx: CommandContext): Promise<McpFailure | undefined> {
+  try {
+    await runMcp(flags, ctx);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof LeadError)) throw error;
+    return {
+      message: maskSecrets(error.message),
+      ...(error.hint ? { hint: maskSecrets(error.hint) } : {}),
+      exitCode: error.exitCode,
+    };
+  }
+}
