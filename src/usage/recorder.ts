@@ -48,7 +48,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
       day,
       addCounts(run.get(day) ?? zeroCounts(), {
         requests: 1,
-        // A search the server ran: cached or live, the client cannot tell (see README "usage").
+        // A search the server ran: cached or live, the client cannot tell (see docs/usage.md).
         searches: answered && isSearch(event) ? 1 : 0,
         rateLimited: event.status === 429 ? 1 : 0,
       }),
