@@ -19,7 +19,7 @@ export function registerMcp(program: Command, contextFor: ContextFor): Command {
     )
     .addHelpText(
       'after',
-      '\nTools: search_businesses, list_leads, list_search_history; none writes files or config.\n' +
+      '\nTools: search_businesses, list_leads, list_search_history, usage; none writes files or config.\n' +
         'Rate limits are waited on for at most --max-wait seconds (default here: 10), then reported\n' +
         'to the assistant as an error with the reset time.\n' +
         examples([
