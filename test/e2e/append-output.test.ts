@@ -4,24 +4,18 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Bend, type BentServer, honest, leadsList, startBentServer } from '../helpers/bent-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Bend, type BentServer, bentServerForTest, honest, leadsList } from '../helpers/bent-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;
-const servers: BentServer[] = [];
 beforeAll(async () => {
   home = await tempConfigHome();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 async function serve(count: number, bend: Bend = honest) {
-  const server = await startBentServer(leadsList(count), bend);
-  servers.push(server);
-  return server;
+  return bentServerForTest(leadsList(count), bend);
 }
 
 function run(server: BentServer, args: string[]) {

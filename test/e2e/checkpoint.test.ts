@@ -4,32 +4,26 @@
 // and repeats nothing.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import {
   type Bend,
   type BentServer,
+  bentServerForTest,
   honest,
   type Lead,
   leadsList,
-  startBentServer,
 } from '../helpers/bent-server.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;
-const servers: BentServer[] = [];
 beforeAll(async () => {
   home = await tempConfigHome();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 async function serve(list: Lead[], bend: { current: Bend } = { current: honest }) {
-  const server = await startBentServer(list, (request, all) => bend.current(request, all));
-  servers.push(server);
-  return server;
+  return bentServerForTest(list, (request, all) => bend.current(request, all));
 }
 
 /** Saves n leads in front of the list (newest first), named `<tag>-1` (newest) .. `<tag>-n`. */

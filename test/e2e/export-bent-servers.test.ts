@@ -1,22 +1,17 @@
 // `leads --all` against servers that bend the spec the way real services do (issue 12's table): each
 // either exports exactly (every distinct lead once, in the server's order) or stops with exit 7 and a
 // line saying what the server did and how much was written. Never `exit 0` with leads missing.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BentServer, honest, type Lead, leadsList, startBentServer } from '../helpers/bent-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 
 let home: string;
-const servers: BentServer[] = [];
 beforeAll(async () => {
   home = await tempConfigHome();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 async function exportFrom(list: Lead[], bend = honest, extra: string[] = []) {
-  const server = await startBentServer(list, bend);
-  servers.push(server);
+  const server = await bentServerForTest(list, bend);
   const args = ['leads', '--all', '--format', 'ndjson', '--base-url', server.baseUrl, '--api-key', 'k'];
   const result = await runCli([...args, ...extra], { env: { XDG_CONFIG_HOME: home } });
   const lines = result.stdout.split('\n').filter(Boolean);

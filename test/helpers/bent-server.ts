@@ -4,6 +4,7 @@
 // 2^53). It records the page and limit of every request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
 
 export type Lead = Record<string, unknown>;
 
@@ -53,6 +54,13 @@ export async function startBentServer(list: Lead[], bend: Bend = honest): Promis
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A bent server for the current test, closed when the test ends. */
+export async function bentServerForTest(list: Lead[], bend: Bend = honest): Promise<BentServer> {
+  const server = await startBentServer(list, bend);
+  onTestFinished(() => server.close());
+  return server;
 }
 
 const NEWEST_MS = Date.UTC(2026, 10, 20, 12);
