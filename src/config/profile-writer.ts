@@ -1,18 +1,16 @@
 // Every write of the config file: through conf (atomic write, file mode 0600), under a lock so that
 // concurrent writers (a provisioning script running 20 `config set` at once) each see the others'
 // changes. Setting a profile's values and removing a profile are both a change of the profiles.
-// conf and proper-lockfile are imported here only, lazily. The file is read and checked inside the
-// lock with the same reader every command uses: a file it rejects is refused, never overwritten, so a
-// hand-broken config keeps the user's keys.
+// conf is imported here only, lazily; the lock is config/file-lock.ts. The file is read and checked
+// inside the lock with the same reader every command uses: a file it rejects is refused, never
+// overwritten, so a hand-broken config keeps the user's keys.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { FileLockedError, withFileLock } from './file-lock.js';
 import { configFile } from './paths.js';
 import { makePrivateDir } from './private-dir.js';
 import { type ConfigFileContents, describeFsError, type RawProfile, readConfigFile } from './store.js';
-
-/** Waits for other writers: up to about 10 s, which only a stuck process would use up. */
-const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
 
 /**
  * Applies `change` to the stored profile `profile` (created when missing) and saves the file.
@@ -44,61 +42,45 @@ export async function updateProfiles(
   readConfigFile(filePath);
   const dir = path.dirname(filePath);
   makePrivateDir(dir);
-  // proper-lockfile is CommonJS: its functions are the default export's.
-  const [{ default: Conf }, { default: lockfile }] = await Promise.all([
-    import('conf'),
-    import('proper-lockfile'),
-  ]);
-
-  let compromised: Error | undefined;
-  let release: () => Promise<void>;
+  const { default: Conf } = await import('conf');
   try {
-    release = await lockfile.lock(filePath, {
-      realpath: false,
-      retries: LOCK_RETRIES,
-      onCompromised: (error) => {
-        compromised = error;
-      },
+    return await withFileLock(filePath, (lock) => {
+      const file = readConfigFile(filePath);
+      // conf's constructor throws on a blank file (not JSON); it holds nothing, so it can go.
+      if (file.exists && Object.keys(file.document).length === 0) fs.rmSync(file.path, { force: true });
+      const profiles = change(file);
+      lock.check();
+      try {
+        const store = new Conf<Record<string, unknown>>({
+          cwd: dir,
+          configName: 'config',
+          projectSuffix: '',
+          configFileMode: 0o600,
+          // Profile names may contain dots: keys are literal, not paths.
+          accessPropertiesByDotNotation: false,
+        });
+        store.set('profiles', profiles);
+      } catch (error) {
+        // The file changed under us despite the lock (a hand edit): conf throws SyntaxError then.
+        const reason = error instanceof SyntaxError ? 'it is not valid JSON' : describeFsError(error);
+        throw new UsageError(`cannot write config file ${file.path}: ${reason}`);
+      }
+      return file.path;
     });
   } catch (error) {
-    throw lockError(filePath, error);
-  }
-  try {
-    const file = readConfigFile(filePath);
-    // conf's constructor throws on a blank file (not JSON); it holds nothing, so it can go.
-    if (file.exists && Object.keys(file.document).length === 0) fs.rmSync(file.path, { force: true });
-    const profiles = change(file);
-    if (compromised) throw lockError(filePath, compromised);
-    try {
-      const store = new Conf<Record<string, unknown>>({
-        cwd: dir,
-        configName: 'config',
-        projectSuffix: '',
-        configFileMode: 0o600,
-        // Profile names may contain dots: keys are literal, not paths.
-        accessPropertiesByDotNotation: false,
-      });
-      store.set('profiles', profiles);
-    } catch (error) {
-      // The file changed under us despite the lock (a hand edit): conf throws SyntaxError then.
-      const reason = error instanceof SyntaxError ? 'it is not valid JSON' : describeFsError(error);
-      throw new UsageError(`cannot write config file ${file.path}: ${reason}`);
-    }
-    return file.path;
-  } finally {
-    await release().catch(() => {});
+    // The file's own problems and the change's refusals are LeadErrors; the rest is the lock's.
+    throw error instanceof LeadError ? error : lockError(filePath, error);
   }
 }
 
 function lockError(file: string, error: unknown): LeadError {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ELOCKED') {
+  if (error instanceof FileLockedError) {
     return new LeadError(`config file ${file} is locked by another leadctl`, {
       exitCode: ExitCode.internal,
       hint: `try again; if no other leadctl is running, remove ${file}.lock`,
     });
   }
-  return new LeadError(`cannot lock config file ${file}: ${describeFsError(error)}`, {
+  return new LeadError(`cannot write config file ${file}: ${describeFsError(error)}`, {
     exitCode: ExitCode.internal,
   });
 }

@@ -1,10 +1,11 @@
 // Reading and updating the ledger file. Reads are plain (every write replaces the file by rename, so
-// a reader sees a whole old or a whole new file); an update takes a lock (proper-lockfile, as the
-// config's writes do), re-reads inside it and adds this run's counts, so runs that end at the same
+// a reader sees a whole old or a whole new file); an update takes the lock the config's writes take
+// (config/file-lock.ts), re-reads inside it and adds this run's counts, so runs that end at the same
 // time each keep their counts. A file that fails the schema is never fatal: it is reported once and
 // replaced by a new ledger.
 import fs from 'node:fs';
 import path from 'node:path';
+import { withFileLock } from '../config/file-lock.js';
 import { describeFsError, errorCode } from '../config/store.js';
 import { emptyLedger, LEDGER, type Ledger } from './ledger-schema.js';
 
@@ -37,36 +38,18 @@ export function readLedger(file: string): LedgerRead {
   return { ledger: checked.data };
 }
 
-/** Waits for other writers: up to about 10 s, which only a stuck process would use up. */
-const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
-
 /**
  * Applies `change` to the ledger under the lock and writes it back (0600, atomically). Returns the
  * problem of the file it found, if it had to start a new one. Throws on a lock or file system failure.
  */
-export async function updateLedger(
-  file: string,
-  change: (ledger: Ledger) => Ledger,
-): Promise<string | undefined> {
-  // proper-lockfile is CommonJS: its functions are the default export's.
-  const { default: lockfile } = await import('proper-lockfile');
-  let compromised: Error | undefined;
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    retries: LOCK_RETRIES,
-    onCompromised: (error) => {
-      compromised = error;
-    },
-  });
-  try {
+export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
+  return withFileLock(file, (lock) => {
     const { ledger, problem } = readLedger(file);
     const text = `${JSON.stringify(change(ledger))}\n`;
-    if (compromised) throw compromised;
+    lock.check();
     writeAtomically(file, text);
     return problem;
-  } finally {
-    await release().catch(() => {});
-  }
+  });
 }
 
 function writeAtomically(file: string, text: string): void {

@@ -2,6 +2,7 @@
 // once, when the run ends (success, failure or Ctrl-C): an export pays nothing per request but a
 // counter increment. Recording never fails a command: a ledger that cannot be written is a warning.
 import type { AttemptEvent, ClientHooks } from '../api/client.js';
+import { FileLockedError } from '../config/file-lock.js';
 import type { PlanName } from '../config/keys.js';
 import { makePrivateDir } from '../config/private-dir.js';
 import { describeFsError } from '../config/store.js';
@@ -77,7 +78,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
         if (problem) reportProblem(problem);
       } catch (error) {
         const reason =
-          (error as { code?: unknown }).code === 'ELOCKED'
+          error instanceof FileLockedError
             ? `it is locked by another leadctl (remove ${file}.lock if none is running)`
             : describeFsError(error);
         warn(`this run's requests were not added to the usage ledger ${file}: ${reason}`);

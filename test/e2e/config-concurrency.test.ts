@@ -1,7 +1,7 @@
 // The config under a provisioning script's load and in odd places: concurrent writers all kept, a
 // folder others can open reported, a plain-http base URL refused when it is set (not when used), and
 // an XDG path nothing can be created in refused at once with the path, never a spin.
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -44,6 +44,21 @@ describe('config writes', () => {
     expect(profiles).toEqual(
       Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { timeout: i + 1 }])),
     );
+  });
+
+  it('takes over a lock a killed leadctl left (older than 10 s) and keeps no lock after writing', async () => {
+    const home = tempDir('config-stale-lock');
+    const lock = join(home, 'leadctl', 'config.json.lock');
+    await mkdir(lock, { recursive: true, mode: 0o700 });
+    await chmod(join(home, 'leadctl'), 0o700);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, minuteAgo, minuteAgo);
+    const result = await runCli(['config', 'set', 'timeout', '7'], { env: { XDG_CONFIG_HOME: home } });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(await readFile(join(home, 'leadctl', 'config.json'), 'utf8')).profiles).toEqual({
+      default: { timeout: 7 },
+    });
+    await expect(stat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('warns when the config folder is open to others, like the file', async () => {
