@@ -38,13 +38,13 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
-// `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside the chunk that imports it.
+// `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside cli.js, which imports it.
 await build({
   ...common,
-  entryPoints: { 'chunks/mcp-server': 'src/mcp/entry.ts' },
+  entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
   plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
 });
-assertMcpServerBeside('dist/chunks');
+assertMcpServerBeside('dist');
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
 await build({
   ...common,
@@ -56,13 +56,17 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
   stdio: 'inherit',
 });
 
-/** commands/mcp.ts finds the server as `./mcp-server.js` beside its own chunk. */
+/** commands/mcp.ts finds the server as `./mcp-server.js` beside the file it is bundled into. */
 function assertMcpServerBeside(dir) {
-  const importers = readdirSync(dir).filter(
-    (name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('"./mcp-server.js"'),
-  );
-  if (importers.length !== 1) {
-    throw new Error(`build: expected one chunk in ${dir} to load ./mcp-server.js, found ${importers.length}`);
+  const importers = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter(
+      (name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('"./mcp-server.js"'),
+    );
+  if (importers.length !== 1 || importers[0] !== 'cli.js') {
+    throw new Error(
+      `build: expected ${dir}/cli.js alone to load ./mcp-server.js, found ${importers.join(', ')}`,
+    );
   }
 }
 

@@ -4,6 +4,7 @@
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
 import { partialFileOf } from './output/partial-note.js';
+import { buildProgram } from './program.js';
 import { errorLines } from './ui/error-lines.js';
 import { safeForStderr } from './ui/safe-text.js';
 
@@ -12,7 +13,6 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const interrupts = trapInterrupts();
   let code: number;
   try {
-    const { buildProgram } = await import('./program.js');
     const program = buildProgram(io, interrupts.signal);
     await program.parseAsync(argv, { from: 'user' });
     code = ExitCode.ok;
@@ -32,7 +32,15 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Opened by the few commands that read it: setting up stdin costs every other run ~1 ms.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+  };
 }
 
 const WRITE_REASONS: Record<string, string> = {

@@ -29,7 +29,8 @@ export function registerMcp(program: Command, contextFor: ContextFor): Command {
         ]),
     )
     .action(async (flags: { maxRequests?: number }, self: Command) => {
-      // Beside this chunk in dist/chunks/ (the build checks it); a computed path, so not bundled here.
+      // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so not
+      // bundled here.
       const server: { runMcpCommand: typeof runMcpCommand } = await import(
         String(new URL('./mcp-server.js', import.meta.url))
       );

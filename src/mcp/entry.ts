@@ -1,4 +1,4 @@
-// The entry of dist/chunks/mcp-server.js, a bundle of its own (scripts/build.mjs): the MCP SDK brings
+// The entry of dist/mcp-server.js, a bundle of its own (scripts/build.mjs): the MCP SDK brings
 // classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
 // load ~600 KB more into every request-making command. Its own copies of our classes come with it, so
 // a failure crosses back to the CLI as plain data, already masked, in the CLI's words.
