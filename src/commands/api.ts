@@ -46,7 +46,7 @@ ${examples([
 ])}`,
     )
     .action(async (path: string, flags: ApiFlags, self: Command) => {
-      const { runApi } = await import('./api-run.js');
+      const { runApi } = await import('./runs.js');
       await runApi(path, flags, contextFor(self));
     });
 }

@@ -21,7 +21,7 @@ export function registerAuth(program: Command, contextFor: ContextFor): Command 
       ]),
     )
     .action(async (_flags: unknown, self: Command) => {
-      const { runAuthStatus } = await import('./auth-run.js');
+      const { runAuthStatus } = await import('./runs.js');
       await runAuthStatus(contextFor(self));
     });
   return auth;

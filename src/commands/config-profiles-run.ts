@@ -1,6 +1,5 @@
 // `leadctl config profiles` and `leadctl config remove-profile <name>`. The list is data on stdout,
 // `git branch` style (`* ` marks the profile this run would use), so shell completion reads it too.
-import { createInterface } from 'node:readline/promises';
 import { InterruptedError, UsageError } from '../api/errors.js';
 import { configFile } from '../config/paths.js';
 import { noSuchProfile, removeProfile } from '../config/profile-remover.js';
@@ -53,6 +52,8 @@ export async function runConfigRemoveProfile(
 }
 
 async function confirm(io: ConfigIo, question: string): Promise<boolean> {
+  // Loaded only to ask: this module is part of every command's run code (runs.ts).
+  const { createInterface } = await import('node:readline/promises');
   const reader = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
   try {
     const closed = new Promise<never>((_resolve, reject) =>

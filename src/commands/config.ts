@@ -30,7 +30,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
         'leadctl --profile work config list',
       ]),
     );
-  const run = () => import('./config-run.js');
+  const run = () => import('./runs.js');
 
   config
     .command('set')
@@ -87,17 +87,13 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
         configIo(contextFor(self)),
       );
     });
-  const profilesRun = () => import('./config-profiles-run.js');
   config
     .command('profiles')
     .description('list the stored profiles; * marks the one this run uses')
     .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
     .option('--json', 'print a JSON array of {name, current}')
     .action(async (flags: { json?: boolean }, self: Command) => {
-      await (await profilesRun()).runConfigProfiles(
-        { json: Boolean(flags.json) },
-        configIo(contextFor(self)),
-      );
+      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, configIo(contextFor(self)));
     });
   config
     .command('remove-profile')
@@ -109,7 +105,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     .argument('<profile>', 'the profile to remove')
     .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
     .action(async (profile: string, flags: { yes?: boolean }, self: Command) => {
-      await (await profilesRun()).runConfigRemoveProfile(
+      await (await run()).runConfigRemoveProfile(
         profile,
         { yes: Boolean(flags.yes) },
         configIo(contextFor(self)),

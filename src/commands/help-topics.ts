@@ -13,7 +13,7 @@ Help topics:
 
 export function registerHelp(program: Command, contextFor: ContextFor): Command {
   program.helpCommand(false);
-  const run = () => import('./help-topics-run.js');
+  const run = () => import('./runs.js');
   const help = program
     .command('help')
     .description('show help for a command, or a topic: environment, exit-codes')

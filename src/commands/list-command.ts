@@ -26,7 +26,7 @@ export function registerListCommand(
   addOutputOptions(command);
   command.option('--append', 'csv, tsv, ndjson: add rows to the -o file (header only when new)');
   command.addHelpText('after', spec.examples).action(async (flags: ListFlags, self: Command) => {
-    const { runList } = await import('./list-run.js');
+    const { runList } = await import('./runs.js');
     await runList(spec.resource, flags, contextFor(self));
   });
   return command;

@@ -36,7 +36,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       ]),
     )
     .action(async (words: string[], flags: SearchFlags, self: Command) => {
-      const { runSearch } = await import('./search-run.js');
+      const { runSearch } = await import('./runs.js');
       await runSearch(words, flags, contextFor(self));
     });
   return command;

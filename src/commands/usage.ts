@@ -16,7 +16,7 @@ export function registerUsage(program: Command, contextFor: ContextFor): Command
       ]),
     )
     .action(async (flags: { json?: boolean }, self: Command) => {
-      const { runUsage } = await import('./usage-run.js');
+      const { runUsage } = await import('./runs.js');
       await runUsage(flags, contextFor(self));
     });
 }
