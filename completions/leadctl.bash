@@ -61,7 +61,7 @@ _leadctl_options() {
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
     'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal -h --help ;;
@@ -132,6 +132,9 @@ _leadctl_own_option_value() {
     'leadctl search:--input') echo files ;;
     'leadctl search:--max-requests') echo any ;;
     'leadctl search:--concurrency') echo any ;;
+    'leadctl search:--db') echo files ;;
+    'leadctl search:--cache') echo any ;;
+    'leadctl search:--exclude') echo files ;;
     'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl search:--fields') echo any ;;
     'leadctl search:-o'|'leadctl search:--output') echo files ;;

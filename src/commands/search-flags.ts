@@ -9,4 +9,9 @@ export interface SearchFlags extends OutputFlags {
   maxRequests?: number;
   resume?: boolean;
   concurrency?: number;
+  /** Remembered searches (src/sync/search-memory.ts); cache in milliseconds. */
+  db?: string;
+  newOnly?: boolean;
+  cache?: number;
+  exclude?: string;
 }

@@ -22,7 +22,7 @@ export interface SqlDatabase {
   close(): void;
 }
 
-type DatabaseConstructor = new (path: string) => SqlDatabase;
+type DatabaseConstructor = new (path: string, options?: { readOnly?: boolean }) => SqlDatabase;
 
 // A variable, not a literal: the types of Node 20 (which the project builds against) have no
 // node:sqlite, and the bundler leaves a built-in module alone either way.
