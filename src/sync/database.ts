@@ -36,7 +36,7 @@ export async function openDatabase(options: OpenOptions): Promise<OpenDatabase> 
   if (options.isDefault) makePrivateDir(path.dirname(file), DATA_FOLDER);
   // Through a symlink, the file it points at is the one locked and written (as -o writes through).
   const real = realPathOr(file);
-  const lock = takeWriterLock(real, options.command);
+  const lock = takeWriterLock(real, options.command, file);
   let db: SqlDatabase | undefined;
   try {
     const existed = fs.existsSync(real);
@@ -84,7 +84,9 @@ export async function openDatabase(options: OpenOptions): Promise<OpenDatabase> 
 }
 
 function prepareTables(db: SqlDatabase, file: string): void {
-  run(db, file, 'PRAGMA busy_timeout = 0');
+  // WAL: readers (sqlite3, Datasette) keep reading the last committed state during a long sync,
+  // which a rollback journal would block once the transaction outgrows SQLite's page cache.
+  run(db, file, 'PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL');
   let version: number;
   try {
     version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

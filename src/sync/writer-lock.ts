@@ -19,7 +19,8 @@ export interface WriterLock {
   release(): void;
 }
 
-export function takeWriterLock(database: string, command: string): WriterLock {
+/** `shown`: the database as the user named it, for messages. */
+export function takeWriterLock(database: string, command: string, shown = database): WriterLock {
   const lockPath = `${database}.lock`;
   const me: Holder = { pid: process.pid, host: os.hostname(), command, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -28,16 +29,16 @@ export function takeWriterLock(database: string, command: string): WriterLock {
       return { release: () => fs.rmSync(lockPath, { force: true }) };
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'EEXIST') {
-        throw new UsageError(`cannot lock ${database}: ${reasonOf(error)}`);
+        throw new UsageError(`cannot lock ${shown}: ${reasonOf(error)}`);
       }
     }
     const holder = readHolder(lockPath);
-    if (holder && isAlive(holder)) throw lockedError(database, lockPath, holder);
+    if (holder && isAlive(holder)) throw lockedError(shown, lockPath, holder);
     // Left by a process that no longer runs (or unreadable half-written junk): take it over once.
-    if (!holder && attempt === 0 && ageMs(lockPath) < 2_000) throw lockedError(database, lockPath);
+    if (!holder && attempt === 0 && ageMs(lockPath) < 2_000) throw lockedError(shown, lockPath);
     fs.rmSync(lockPath, { force: true });
   }
-  throw lockedError(database, lockPath);
+  throw lockedError(shown, lockPath);
 }
 
 function readHolder(lockPath: string): Holder | undefined {
