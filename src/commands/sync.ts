@@ -17,8 +17,8 @@ export function registerSync(program: Command, contextFor: ContextFor): Command 
       'after',
       examples([
         'leadctl sync',
-        "sqlite3 ~/.local/share/leadctl/leads.db 'select count(*) from leads'",
         'leadctl sync --db agency.db --quiet',
+        'leadctl search plumber -l Austin --db agency.db --new-only --csv',
       ]),
     )
     .action(async (flags: SyncFlags, self: Command) => {
