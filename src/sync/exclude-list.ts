@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
 import { decodeUtf8 } from '../batch/load-input.js';
-import { reasonOf } from '../output/write-errors.js';
+import { errorCode, reasonOf } from '../output/write-errors.js';
 import { SuppressionIndex } from '../text/business-match.js';
 import { loadSqlite } from './engine.js';
 
@@ -19,7 +19,7 @@ export async function loadExcludeList(file: string): Promise<SuppressionIndex> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    throw new UsageError(`cannot read --exclude ${file}: ${reasonOf(error)}`);
+    throw new UsageError(`cannot read --exclude ${file}: ${readReason(error)}`);
   }
   if (bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC) {
     return fromDatabase(file);
@@ -82,4 +82,12 @@ async function fromDatabase(file: string): Promise<SuppressionIndex> {
     db?.close();
   }
   return index;
+}
+
+/** Reading, a missing path is a missing file (write-errors.ts words it for writing: "no such directory"). */
+function readReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a folder';
+  return reasonOf(error);
 }

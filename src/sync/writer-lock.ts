@@ -29,7 +29,9 @@ export function takeWriterLock(database: string, command: string, shown = databa
       return { release: () => fs.rmSync(lockPath, { force: true }) };
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'EEXIST') {
-        throw new UsageError(`cannot lock ${shown}: ${reasonOf(error)}`);
+        const why =
+          (error as { code?: unknown }).code === 'ENOENT' ? 'its folder does not exist' : reasonOf(error);
+        throw new UsageError(`cannot open database ${shown}: ${why}`);
       }
     }
     const holder = readHolder(lockPath);

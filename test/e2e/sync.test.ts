@@ -3,8 +3,11 @@
 // lead are needed): the first sync holds meta.total rows, k new leads cost at most k/100 + 2
 // requests, nothing new one request per list, Ctrl-C leaves the last committed state, a second
 // writer is refused before any request. Needs node:sqlite (Node 22.13+) and the sqlite3 shell.
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { accountServerForTest } from '../helpers/account-server.js';
@@ -214,6 +217,60 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
     release();
     sandbox.onRequest(undefined);
     expect((await holder).exitCode).toBe(0);
+  });
+});
+
+describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped: ${skipped})`}`, () => {
+  it('without --db writes $XDG_DATA_HOME/leadctl/leads.db (folder 0700), printed; count(*) equals meta.total', async () => {
+    const sandbox = await sandboxWith({ leads: 42, history: 3 });
+    const data = tempDir();
+    const r = await runCli(['sync', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: { XDG_CONFIG_HOME: home, XDG_DATA_HOME: data },
+    });
+    expect(r.exitCode).toBe(0);
+    const db = join(data, 'leadctl', 'leads.db');
+    expect(r.stderr).toContain(`Database: ${db}\n`);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(42);
+    expect((await stat(join(data, 'leadctl'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses another account (exit 2, nothing changed) and a file that is not a database', async () => {
+    const sandbox = await sandboxWith({ leads: 3, history: 1 });
+    const other = await sandboxWith({ leads: 4, history: 1, seed: 2 });
+    const dir = tempDir();
+    const db = join(dir, 'leads.db');
+    expect((await sync(db, of(sandbox))).exitCode).toBe(0);
+    const r = await sync(db, of(other));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      `leadctl: ${db} mirrors another account (${sandbox.url}/api/v1/ (profile default))`,
+    );
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(3);
+
+    const text = join(dir, 'notes.csv');
+    await writeFile(text, 'name,phone\nAcme,+1 512 555 0101\n');
+    const notDb = await sync(text, of(sandbox));
+    expect(notDb.exitCode).toBe(2);
+    expect(notDb.stderr).toMatch(/^leadctl: cannot write database .*notes\.csv: file is not a database$/m);
+    expect(await readFile(text, 'utf8')).toBe('name,phone\nAcme,+1 512 555 0101\n');
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const sandbox = await sandboxWith({ leads: 3, history: 1 });
+    const db = join(tempDir(), 'leads.db');
+    const gone = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
+    await writeFile(
+      `${db}.lock`,
+      JSON.stringify({
+        pid: Number(gone.stdout),
+        host: hostname(),
+        command: 'leadctl sync',
+        startedAt: 'then',
+      }),
+    );
+    const r = await sync(db, of(sandbox));
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(`${db}.lock`)).toBe(false);
   });
 });
 
