@@ -22,7 +22,7 @@ import { sanitizeForTerminal } from '../output/sanitize.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search-flags.js';
+import { remembersSearches, type SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';
 
 type Item = Record<string, unknown>;
@@ -41,7 +41,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
   const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
   // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
-  const memory = await (await rememberedSearches(flags))?.openSearchMemory(flags, ctx.io.env);
+  const memory = remembersSearches(flags)
+    ? await (await import('../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
+    : undefined;
   /** Rows answered from the database (--cache): nothing was sent, so nothing new is stored. */
   const fromCache = new Set<SearchRow>();
   let session: Awaited<ReturnType<typeof openSession>>;
@@ -182,15 +184,6 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     memory?.close();
     await session.close();
   }
-}
-
-async function rememberedSearches(flags: SearchFlags) {
-  const wanted =
-    flags.db !== undefined ||
-    Boolean(flags.newOnly) ||
-    flags.cache !== undefined ||
-    flags.exclude !== undefined;
-  return wanted ? import('../sync/search-memory.js') : undefined;
 }
 
 /**

@@ -15,3 +15,13 @@ export interface SearchFlags extends OutputFlags {
   cache?: number;
   exclude?: string;
 }
+
+/** --db, --new-only, --cache or --exclude: the run loads src/sync/search-memory.ts (and maybe node:sqlite). */
+export function remembersSearches(flags: SearchFlags): boolean {
+  return (
+    flags.db !== undefined ||
+    Boolean(flags.newOnly) ||
+    flags.cache !== undefined ||
+    flags.exclude !== undefined
+  );
+}

@@ -5,7 +5,7 @@ import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search-flags.js';
+import { remembersSearches, type SearchFlags } from './search-flags.js';
 import { openSession, type Session } from './session.js';
 
 const USAGE_HINT =
@@ -30,7 +30,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   if (flags.location === undefined) throw new UsageError('missing --location: where to search', USAGE_HINT);
 
   // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
-  const remembering = wantsMemory(flags) ? await import('../sync/search-memory.js') : undefined;
+  const remembering = remembersSearches(flags) ? await import('../sync/search-memory.js') : undefined;
   const memory = await remembering?.openSearchMemory(flags, ctx.io.env);
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
@@ -85,9 +85,3 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
 }
 
 type SearchAnswer = Awaited<ReturnType<Session['client']['search']>>;
-
-const wantsMemory = (flags: SearchFlags) =>
-  flags.db !== undefined ||
-  Boolean(flags.newOnly) ||
-  flags.cache !== undefined ||
-  flags.exclude !== undefined;

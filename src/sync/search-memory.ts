@@ -48,15 +48,6 @@ export interface SearchMemory {
   close(): void;
 }
 
-export function wantsSearchMemory(flags: SearchMemoryFlags): boolean {
-  return (
-    flags.db !== undefined ||
-    Boolean(flags.newOnly) ||
-    flags.cache !== undefined ||
-    flags.exclude !== undefined
-  );
-}
-
 export async function openSearchMemory(
   flags: SearchMemoryFlags,
   env: NodeJS.ProcessEnv,
