@@ -3,6 +3,7 @@
 // within --cache answered from the database with no request; suppression on each matching rule.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
@@ -112,6 +113,26 @@ describe.skipIf(!ready)(`search --db and friends${ready ? '' : ` (skipped: ${ski
       // Only the first of the four formats sends a search; the other runs are all answered locally.
       expect(searches() - sent).toBe(format === 'json' ? 1 : 0);
     }
+    // Searched two hours ago: older than --cache 1h, so it is sent again.
+    await execa('sqlite3', [
+      db,
+      "update searches set searched_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 hours')",
+    ]);
+    const before = searches();
+    const stale = await search([
+      'electrician',
+      '-l',
+      'Dallas',
+      '-r',
+      '5',
+      '--db',
+      db,
+      '--cache',
+      '1h',
+      '--json',
+    ]);
+    expect(stale.stderr).not.toContain('no request sent');
+    expect(searches() - before).toBe(1);
     // Another radius is another search.
     const sent = searches();
     expect(

@@ -176,6 +176,7 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
     const interrupted = await child;
     sandbox.onRequest(undefined);
     expect(interrupted.exitCode).toBe(130);
+    expect(existsSync(`${db}.lock`)).toBe(false);
     expect(await sqliteRows(db, 'select id, last_seen_at from leads order by id')).toEqual(before);
     expect(await sqliteNumber(db, 'select count(*) from sync_runs')).toBe(1);
 
