@@ -12,6 +12,7 @@ _leadctl_subcommand() {
     'leadctl:completion') echo completion ;;
     'leadctl:sandbox') echo sandbox ;;
     'leadctl:auth') echo auth ;;
+    'leadctl:sync') echo sync ;;
     'leadctl:usage') echo usage ;;
     'leadctl:api') echo api ;;
     'leadctl:mcp') echo mcp ;;
@@ -35,6 +36,7 @@ _leadctl_subcommand() {
     'leadctl help:completion') echo completion ;;
     'leadctl help:sandbox') echo sandbox ;;
     'leadctl help:auth') echo auth ;;
+    'leadctl help:sync') echo sync ;;
     'leadctl help:usage') echo usage ;;
     'leadctl help:api') echo api ;;
     'leadctl help:mcp') echo mcp ;;
@@ -45,10 +47,10 @@ _leadctl_subcommand() {
 # The words that name subcommands of command path $1, one a line.
 _leadctl_subcommands() {
   case "$1:${2-}" in
-    'leadctl:') printf '%s\n' leads history search config completion sandbox auth usage api mcp help ;;
+    'leadctl:') printf '%s\n' leads history search config completion sandbox auth sync usage api mcp help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
     'leadctl auth:') printf '%s\n' status help ;;
-    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth usage api mcp ;;
+    'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth sync usage api mcp ;;
     *) return 1 ;;
   esac
 }
@@ -59,7 +61,7 @@ _leadctl_options() {
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
     'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -l --location -r --radius --input --unique --max-requests --resume --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --reveal -h --help ;;
@@ -74,6 +76,7 @@ _leadctl_options() {
     'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --db -h --help ;;
     'leadctl usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --json -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
     'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests -h --help ;;
@@ -87,6 +90,7 @@ _leadctl_options() {
     'leadctl help completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl help sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -128,6 +132,9 @@ _leadctl_own_option_value() {
     'leadctl search:--input') echo files ;;
     'leadctl search:--max-requests') echo any ;;
     'leadctl search:--concurrency') echo any ;;
+    'leadctl search:--db') echo files ;;
+    'leadctl search:--cache') echo any ;;
+    'leadctl search:--exclude') echo files ;;
     'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl search:--fields') echo any ;;
     'leadctl search:-o'|'leadctl search:--output') echo files ;;
@@ -143,6 +150,7 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--seed') echo any ;;
     'leadctl sandbox:--daily-limit') echo any ;;
     'leadctl sandbox:--live-search-limit') echo any ;;
+    'leadctl sync:--db') echo files ;;
     'leadctl api:-X'|'leadctl api:--method') echo any ;;
     'leadctl api:-F'|'leadctl api:--field') echo any ;;
     'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;

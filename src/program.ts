@@ -13,6 +13,7 @@ import { registerLeads } from './commands/leads.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
+import { registerSync } from './commands/sync.js';
 import { registerUsage } from './commands/usage.js';
 import { VERSION } from './version.js';
 
@@ -81,6 +82,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerCompletion(program, contextFor);
   registerSandbox(program, contextFor);
   registerAuth(program, contextFor);
+  registerSync(program, contextFor);
   registerUsage(program, contextFor);
   registerApi(program, contextFor);
   registerMcp(program, contextFor);

@@ -22,7 +22,7 @@ import { sanitizeForTerminal } from '../output/sanitize.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search-flags.js';
+import { remembersSearches, type SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';
 
 type Item = Record<string, unknown>;
@@ -40,7 +40,19 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
 
   const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
-  const session = await openSession(ctx, budget?.hooks);
+  // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
+  const memory = remembersSearches(flags)
+    ? await (await import('../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
+    : undefined;
+  /** Rows answered from the database (--cache): nothing was sent, so nothing new is stored. */
+  const fromCache = new Set<SearchRow>();
+  let session: Awaited<ReturnType<typeof openSession>>;
+  try {
+    session = await openSession(ctx, budget?.hooks);
+  } catch (error) {
+    memory?.close();
+    throw error;
+  }
   const { client, ui } = session;
   const { io } = ctx;
   try {
@@ -75,11 +87,13 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
       if (outcome.kind === 'found') {
-        const items = outcome.results.map((result) => labelResult(row, result));
+        const results = memory ? memory.select(outcome.results).kept : outcome.results;
+        const items = results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
         await output.write(kept.map((item) => renderer.row(item)).join(''));
         state.results += kept.length;
         state.searched += 1;
+        if (!fromCache.has(row)) memory?.record(row, outcome.results);
       } else {
         const message =
           outcome.error instanceof ValidationError
@@ -103,6 +117,11 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       ...(budget ? { budget } : {}),
       signal: ctx.signal,
       search: async (row, signal) => {
+        const hit = memory?.cached(row);
+        if (hit) {
+          fromCache.add(row);
+          return hit.results;
+        }
         const params = {
           query: row.query,
           location: row.location,
@@ -162,6 +181,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     throw error;
   } finally {
     ui.stopProgress();
+    memory?.close();
     await session.close();
   }
 }

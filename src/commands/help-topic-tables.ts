@@ -64,6 +64,13 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
       'the usage ledger is `$XDG_STATE_HOME/leadctl/usage.json` (default: `~/.local/state/leadctl/usage.json`)',
   },
   {
+    variable: 'XDG_DATA_HOME',
+    flag: '--db',
+    configKey: '',
+    meaning:
+      "sync's database is `$XDG_DATA_HOME/leadctl/leads.db` (default: `~/.local/share/leadctl/leads.db`)",
+  },
+  {
     variable: 'LEADCTL_MAX_BODY_BYTES',
     flag: '',
     configKey: '',

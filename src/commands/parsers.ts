@@ -41,3 +41,13 @@ export function probability(value: string): number {
   }
   return n;
 }
+
+const SPAN_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A span of time, `90s`, `30m`, `24h`, `7d`, `2w`, in milliseconds: `--cache 1h`. */
+export function timeSpan(value: string): number {
+  const match = /^\s*(\d{1,9})\s*([smhdw])\s*$/i.exec(value);
+  const ms = match ? Number(match[1]) * (SPAN_MS[(match[2] ?? '').toLowerCase()] ?? 0) : 0;
+  if (!(ms > 0)) throw new InvalidArgumentError('expected a span of time such as 90s, 30m, 24h, 7d or 2w.');
+  return ms;
+}

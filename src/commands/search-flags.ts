@@ -9,4 +9,19 @@ export interface SearchFlags extends OutputFlags {
   maxRequests?: number;
   resume?: boolean;
   concurrency?: number;
+  /** Remembered searches (src/sync/search-memory.ts); cache in milliseconds. */
+  db?: string;
+  newOnly?: boolean;
+  cache?: number;
+  exclude?: string;
+}
+
+/** --db, --new-only, --cache or --exclude: the run loads src/sync/search-memory.ts (and maybe node:sqlite). */
+export function remembersSearches(flags: SearchFlags): boolean {
+  return (
+    flags.db !== undefined ||
+    Boolean(flags.newOnly) ||
+    flags.cache !== undefined ||
+    flags.exclude !== undefined
+  );
 }

@@ -5,8 +5,8 @@ import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
-import type { SearchFlags } from './search-flags.js';
-import { openSession } from './session.js';
+import { remembersSearches, type SearchFlags } from './search-flags.js';
+import { openSession, type Session } from './session.js';
 
 const USAGE_HINT =
   'usage: leadctl search <query...> --location <place> [--radius <miles>], or --input <file>';
@@ -29,12 +29,31 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   if (!query) throw new UsageError('missing the search query', USAGE_HINT);
   if (flags.location === undefined) throw new UsageError('missing --location: where to search', USAGE_HINT);
 
-  const session = await openSession(ctx);
+  // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
+  const remembering = remembersSearches(flags) ? await import('../sync/search-memory.js') : undefined;
+  const memory = await remembering?.openSearchMemory(flags, ctx.io.env);
+  const ask = { query, location: flags.location, radius: flags.radius };
+  let sent: SearchAnswer | undefined;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  try {
+    session = await openSession(ctx);
+  } catch (error) {
+    memory?.close();
+    throw error;
+  }
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
       { ctx, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
       async (sink) => {
+        const hit = memory?.cached(ask);
+        if (remembering && memory && hit) {
+          const selection = memory.select(hit.results);
+          await sink.writeAll(selection.kept);
+          const n = hit.results.length;
+          const note = remembering.selectionNote(selection, n);
+          return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.`;
+        }
         ui.progress(`Searching for ${query} near ${flags.location}…`);
         const answer = await client.search(
           {
@@ -45,16 +64,24 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
           { signal: ctx.signal },
         );
         ui.stopProgress();
-        await sink.writeAll(answer.results);
+        sent = answer;
+        const selection = memory?.select(answer.results);
+        await sink.writeAll(selection?.kept ?? answer.results);
         const n = answer.results.length;
         // The echoes come from the server: never let them reach a terminal raw.
         const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
-        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}.`;
+        const note = selection ? (remembering?.selectionNote(selection, n) ?? '') : '';
+        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.`;
       },
     );
+    // Stored once the output is committed: --new-only never counts as seen what was not written.
+    if (sent) memory?.record(ask, sent.results, sent);
     ui.notice(footer);
   } finally {
     ui.stopProgress();
+    memory?.close();
     await session.close();
   }
 }
+
+type SearchAnswer = Awaited<ReturnType<Session['client']['search']>>;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextFor } from './context.js';
 import { examples } from './help-text.js';
-import { integerIn, nonBlank } from './parsers.js';
+import { integerIn, nonBlank, timeSpan } from './parsers.js';
 import type { SearchFlags } from './search-flags.js';
 import { addOutputOptions } from './shared-options.js';
 
@@ -24,7 +24,18 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       integerIn(1, Number.MAX_SAFE_INTEGER),
     )
     .option('--resume', 'batch: continue a stopped batch from <file>.state (needs -o)')
-    .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16));
+    .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16))
+    .option('--db <file>', 'keep every result in this SQLite database, with query, location and time')
+    .option('--new-only', "write only places the database has never seen (--db, else sync's database)")
+    .option(
+      '--cache <span>',
+      'answer from the database if the same search ran within <span> (30m, 24h, 7d)',
+      timeSpan,
+    )
+    .option(
+      '--exclude <file>',
+      'drop businesses you already have: a CSV or a leadctl database (docs/sync.md)',
+    );
   addOutputOptions(command);
   command
     .addHelpText(
@@ -33,6 +44,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
         'leadctl search "plumber" --location Austin',
         "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
         'leadctl search --input searches.csv --unique --csv -o results.csv',
+        'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
       ]),
     )
     .action(async (words: string[], flags: SearchFlags, self: Command) => {

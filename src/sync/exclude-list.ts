@@ -1,0 +1,93 @@
+// `--exclude FILE`: the businesses the user already has, from a CSV (a CRM export, a file leadctl
+// wrote) or a leadctl database (its saved leads and every search result it holds). Matching is
+// text/business-match.ts: place_id or id, phone, website host, name with address.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
+import { decodeUtf8 } from '../batch/load-input.js';
+import { errorCode, reasonOf } from '../output/write-errors.js';
+import { SuppressionIndex } from '../text/business-match.js';
+import { loadSqlite } from './engine.js';
+
+/** The columns a suppression list is read from; any other column is ignored. */
+export const EXCLUDE_COLUMNS = ['place_id', 'id', 'phone', 'website', 'name', 'address'] as const;
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+export async function loadExcludeList(file: string): Promise<SuppressionIndex> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`cannot read --exclude ${file}: ${readReason(error)}`);
+  }
+  if (bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC) {
+    return fromDatabase(file);
+  }
+  return fromCsv(decodeUtf8(bytes, file), file);
+}
+
+function fromCsv(text: string, file: string): SuppressionIndex {
+  const parsed = parseCsvRecords(text);
+  if (parsed.unterminatedQuoteLine !== undefined) {
+    throw new UsageError(
+      `--exclude ${file}: a quote opened on line ${parsed.unterminatedQuoteLine} never closes`,
+    );
+  }
+  const [header, ...rows] = parsed.records.filter((record) => !isBlankRecord(record));
+  // Header names as a person or another tool wrote them: "Phone", " Website ".
+  const names = (header?.fields ?? []).map((name) => name.trim().toLowerCase());
+  const positions = EXCLUDE_COLUMNS.map((column) => [column, names.indexOf(column)] as const).filter(
+    ([, at]) => at >= 0,
+  );
+  const usable =
+    positions.some(([column]) => column !== 'name' && column !== 'address') ||
+    (names.includes('name') && names.includes('address'));
+  if (!usable) {
+    throw new UsageError(
+      `--exclude ${file} has none of the columns to match on`,
+      'give it a header row with place_id, id, phone, website, or name and address (a CSV leadctl wrote has them)',
+    );
+  }
+  const index = new SuppressionIndex();
+  for (const row of rows) {
+    index.add(Object.fromEntries(positions.map(([column, at]) => [column, unguarded(row.fields[at])])));
+  }
+  return index;
+}
+
+/** leadctl's csv puts `'` before a cell a spreadsheet would run as a formula: the value is behind it. */
+function unguarded(cell: string | undefined): string | undefined {
+  return cell !== undefined && /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+async function fromDatabase(file: string): Promise<SuppressionIndex> {
+  const DatabaseSync = await loadSqlite('--exclude with a database');
+  const index = new SuppressionIndex();
+  let db: InstanceType<typeof DatabaseSync> | undefined;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    for (const sql of [
+      'SELECT id, name, address, phone, website FROM leads',
+      'SELECT place_id, name, address, phone, website FROM search_results',
+    ]) {
+      for (const row of db.prepare(sql).all()) index.add(row);
+    }
+  } catch (error) {
+    throw new UsageError(
+      `cannot read --exclude ${file}: ${(error as { errstr?: string }).errstr ?? reasonOf(error)}`,
+      'name a database leadctl wrote (sync, search --db), or a CSV',
+    );
+  } finally {
+    db?.close();
+  }
+  return index;
+}
+
+/** Reading, a missing path is a missing file (write-errors.ts words it for writing: "no such directory"). */
+function readReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a folder';
+  return reasonOf(error);
+}

@@ -1,0 +1,288 @@
+// `leadctl sync`: the account mirrored into a SQLite database, read back with the sqlite3 shell as a
+// user would. Against the sandbox (and an account server of our own where exact values or a re-saved
+// lead are needed): the first sync holds meta.total rows, k new leads cost at most k/100 + 2
+// requests, nothing new one request per list, Ctrl-C leaves the last committed state, a second
+// writer is refused before any request. Needs node:sqlite (Node 22.13+) and the sqlite3 shell.
+import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { accountServerForTest } from '../helpers/account-server.js';
+import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import {
+  ENGINE_SKIP_REASON,
+  HAS_NODE_SQLITE,
+  HAS_SQLITE3_SHELL,
+  SHELL_SKIP_REASON,
+  sqliteNumber,
+  sqliteRows,
+} from '../helpers/sqlite-shell.js';
+import { tempDir } from '../helpers/temp.js';
+
+let home: string;
+beforeAll(async () => {
+  home = await tempConfigHome();
+});
+
+async function sandboxWith(options: SandboxOptions): Promise<SandboxHandle> {
+  const sandbox = await startSandbox(options);
+  onTestFinished(() => sandbox.close());
+  return sandbox;
+}
+
+function sync(db: string, server: { url: string; key: string }, extra: string[] = []) {
+  return runCli(['sync', '--db', db, '--base-url', server.url, '--api-key', server.key, ...extra], {
+    env: { XDG_CONFIG_HOME: home },
+  });
+}
+
+const of = (sandbox: SandboxHandle) => ({ url: sandbox.url, key: sandbox.apiKey });
+const listRequests = (sandbox: SandboxHandle, from = 0) =>
+  sandbox.requests.slice(from).filter((r) => r.path === '/api/v1/leads' || r.path === '/api/v1/history');
+
+const ready = HAS_NODE_SQLITE && HAS_SQLITE3_SHELL;
+const skipped = HAS_NODE_SQLITE ? SHELL_SKIP_REASON : ENGINE_SKIP_REASON;
+
+describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, () => {
+  it('first sync holds meta.total rows; k new leads cost at most k/100 + 2 requests; nothing new one per list', async () => {
+    const sandbox = await sandboxWith({ leads: 250, history: 30 });
+    const db = join(tempDir(), 'leads.db');
+
+    const first = await sync(db, of(sandbox));
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toBe('');
+    // Node 22's ExperimentalWarning about SQLite is not the user's business: stderr is the run's.
+    expect(first.stderr).toBe(
+      `Database: ${db}\nSynced: leads 250 new, 0 changed; history 30 new, 0 changed (5 requests).\n`,
+    );
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(250);
+    expect(await sqliteNumber(db, 'select count(*) from history')).toBe(30);
+    expect((await stat(db)).mode & 0o777).toBe(0o600);
+
+    const k = 130;
+    sandbox.addLeads(k);
+    const before = sandbox.requests.length;
+    const second = await sync(db, of(sandbox));
+    expect(second.exitCode).toBe(0);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(250 + k);
+    expect(listRequests(sandbox, before).length).toBeLessThanOrEqual(Math.floor(k / 100) + 2);
+    expect(second.stderr).toContain(`leads ${k} new, 0 changed; history 0 new, 0 changed`);
+
+    const third = before + listRequests(sandbox, before).length;
+    const idle = await sync(db, of(sandbox));
+    expect(idle.exitCode).toBe(0);
+    // One request per list: leads and history.
+    expect(listRequests(sandbox, third).map((r) => r.path)).toEqual(['/api/v1/leads', '/api/v1/history']);
+
+    const runs = await sqliteRows(db, 'select requests, leads_added, leads_total from sync_runs order by id');
+    expect(runs).toEqual([
+      { requests: 5, leads_added: 250, leads_total: 250 },
+      { requests: listRequests(sandbox, before).length - 2, leads_added: k, leads_total: 250 + k },
+      { requests: 2, leads_added: 0, leads_total: 250 + k },
+    ]);
+  });
+
+  it('reads back with sqlite3 field for field as leads --all --json and history --all --json print them', async () => {
+    const sandbox = await sandboxWith({ leads: 120, history: 12, hostileData: true, seed: 3 });
+    const db = join(tempDir(), 'leads.db');
+    expect((await sync(db, of(sandbox))).exitCode).toBe(0);
+    for (const [resource, table] of [
+      ['leads', 'leads'],
+      ['history', 'history'],
+    ] as const) {
+      const exported = await runCli(
+        [resource, '--all', '--json', '--base-url', sandbox.url, '--api-key', sandbox.apiKey],
+        { env: { XDG_CONFIG_HOME: home } },
+      );
+      const items = JSON.parse(exported.stdout) as Record<string, unknown>[];
+      const rows = await sqliteRows(db, `select * from ${table}`);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(rows.length).toBe(items.length);
+      for (const item of items) {
+        const row = byId.get(item.id) as Record<string, unknown>;
+        for (const [field, value] of Object.entries(item))
+          expect([field, row[field]]).toEqual([field, value]);
+        expect(JSON.parse(row.json as string)).toEqual(item);
+      }
+    }
+  });
+
+  it('keeps numbers exactly: SQLite numbers where exact, else the digits sent as text; a re-saved lead is updated, not duplicated', async () => {
+    const lead = (id: string, name: string, rest = '') =>
+      `{"id":"${id}","name":"${name}","rating":4.5,"review_count":12${rest},"saved_at":"2026-11-20T00:00:00Z"}`;
+    const account = await accountServerForTest(
+      [
+        lead('a', 'Alpha', ',"extra":{"z":1,"a":2}'),
+        `{"id":12345678901234567890,"name":"Big","rating":4.50,"review_count":12345678901234567890}`,
+        lead('c', 'Gamma'),
+      ],
+      [
+        '{"id":"h1","query":"plumber","location":"Austin","results_count":3,"created_at":"2026-11-20T00:00:00Z"}',
+      ],
+    );
+    const server = { url: account.baseUrl, key: 'k' };
+    const db = join(tempDir(), 'leads.db');
+    expect((await sync(db, server)).exitCode).toBe(0);
+    const exact = await sqliteRows(
+      db,
+      "select id, rating, typeof(rating) rt, review_count, typeof(review_count) ct, json from leads where name = 'Big'",
+    );
+    expect(exact).toEqual([
+      {
+        id: '12345678901234567890',
+        rating: '4.50',
+        rt: 'text',
+        review_count: '12345678901234567890',
+        ct: 'text',
+        json: '{"id":12345678901234567890,"name":"Big","rating":4.50,"review_count":12345678901234567890}',
+      },
+    ]);
+    expect(
+      await sqliteRows(db, "select typeof(rating) rt, typeof(review_count) ct from leads where id = 'c'"),
+    ).toEqual([{ rt: 'real', ct: 'integer' }]);
+
+    // Gamma is saved again: the server moves it to the front with a new name.
+    account.leads = [lead('c', 'Gamma Plumbing'), ...account.leads.slice(0, 2)];
+    const again = await sync(db, server);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain('leads 0 new, 1 changed');
+    expect(await sqliteRows(db, "select id, name from leads where id = 'c'")).toEqual([
+      { id: 'c', name: 'Gamma Plumbing' },
+    ]);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(3);
+  });
+
+  it('Ctrl-C mid-sync leaves the previous state; the rerun completes it', async () => {
+    const sandbox = await sandboxWith({ leads: 150, history: 5 });
+    const db = join(tempDir(), 'leads.db');
+    expect((await sync(db, of(sandbox))).exitCode).toBe(0);
+    const before = await sqliteRows(db, 'select id, last_seen_at from leads order by id');
+
+    sandbox.addLeads(250);
+    const sent = sandbox.requests.length;
+    const child = spawnCli(['sync', '--db', db, '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: { XDG_CONFIG_HOME: home },
+      stdin: 'ignore',
+    });
+    // Ctrl-C while page 2 is at the server: page 1's 100 new leads are already in the transaction.
+    sandbox.onRequest(async () => {
+      if (sandbox.requests.length !== sent + 2) return;
+      child.kill('SIGINT');
+      await child;
+    });
+    const interrupted = await child;
+    sandbox.onRequest(undefined);
+    expect(interrupted.exitCode).toBe(130);
+    expect(existsSync(`${db}.lock`)).toBe(false);
+    expect(await sqliteRows(db, 'select id, last_seen_at from leads order by id')).toEqual(before);
+    expect(await sqliteNumber(db, 'select count(*) from sync_runs')).toBe(1);
+
+    const rerun = await sync(db, of(sandbox));
+    expect(rerun.exitCode).toBe(0);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(400);
+  });
+
+  it('a second writer exits 2 before any request, naming the holder', async () => {
+    const sandbox = await sandboxWith({ leads: 10, history: 2 });
+    const db = join(tempDir(), 'leads.db');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived: () => void = () => {};
+    const firstAtServer = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    sandbox.onRequest(async () => {
+      arrived();
+      await held;
+    });
+    const holder = spawnCli(['sync', '--db', db, '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: { XDG_CONFIG_HOME: home },
+      stdin: 'ignore',
+    });
+    await firstAtServer;
+    const sent = sandbox.requests.length;
+    const second = await sync(db, of(sandbox));
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^leadctl: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by leadctl sync \\(pid ${holder.pid} on `,
+        'm',
+      ),
+    );
+    expect(sandbox.requests.length).toBe(sent);
+    release();
+    sandbox.onRequest(undefined);
+    expect((await holder).exitCode).toBe(0);
+  });
+});
+
+describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped: ${skipped})`}`, () => {
+  it('without --db writes $XDG_DATA_HOME/leadctl/leads.db (folder 0700), printed; count(*) equals meta.total', async () => {
+    const sandbox = await sandboxWith({ leads: 42, history: 3 });
+    const data = tempDir();
+    const r = await runCli(['sync', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: { XDG_CONFIG_HOME: home, XDG_DATA_HOME: data },
+    });
+    expect(r.exitCode).toBe(0);
+    const db = join(data, 'leadctl', 'leads.db');
+    expect(r.stderr).toContain(`Database: ${db}\n`);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(42);
+    expect((await stat(join(data, 'leadctl'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses another account (exit 2, nothing changed) and a file that is not a database', async () => {
+    const sandbox = await sandboxWith({ leads: 3, history: 1 });
+    const other = await sandboxWith({ leads: 4, history: 1, seed: 2 });
+    const dir = tempDir();
+    const db = join(dir, 'leads.db');
+    expect((await sync(db, of(sandbox))).exitCode).toBe(0);
+    const r = await sync(db, of(other));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      `leadctl: ${db} mirrors another account (${sandbox.url}/api/v1/ (profile default))`,
+    );
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(3);
+
+    const text = join(dir, 'notes.csv');
+    await writeFile(text, 'name,phone\nAcme,+1 512 555 0101\n');
+    const notDb = await sync(text, of(sandbox));
+    expect(notDb.exitCode).toBe(2);
+    expect(notDb.stderr).toMatch(/^leadctl: cannot write database .*notes\.csv: file is not a database$/m);
+    expect(await readFile(text, 'utf8')).toBe('name,phone\nAcme,+1 512 555 0101\n');
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const sandbox = await sandboxWith({ leads: 3, history: 1 });
+    const db = join(tempDir(), 'leads.db');
+    const gone = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
+    await writeFile(
+      `${db}.lock`,
+      JSON.stringify({
+        pid: Number(gone.stdout),
+        host: hostname(),
+        command: 'leadctl sync',
+        startedAt: 'then',
+      }),
+    );
+    const r = await sync(db, of(sandbox));
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(`${db}.lock`)).toBe(false);
+  });
+});
+
+describe.skipIf(HAS_NODE_SQLITE)('leadctl sync on a Node without node:sqlite', () => {
+  it('says in one line what it needs, exit 2, before any request', async () => {
+    const sandbox = await sandboxWith({ leads: 5 });
+    const r = await sync(join(tempDir(), 'leads.db'), of(sandbox));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `leadctl: sync needs Node's built-in SQLite (node:sqlite), in Node 22.13 or newer; this is Node ${process.versions.node}`,
+    );
+    expect(sandbox.requests.length).toBe(0);
+  });
+});
