@@ -77,7 +77,7 @@ function matcher(input: FindSavedInput): (lead: Lead) => boolean {
   };
 }
 
-/** Normalized words, each of which must occur (as part of a word: "plumb" finds "plumbing"). */
+/** Normalized words, each of which must begin a word of the field ("plumb" finds "plumbing", "57" not "157"). */
 function words(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const list = normalizeText(value).split(' ').filter(Boolean);
@@ -85,7 +85,8 @@ function words(value: string | undefined): string[] | undefined {
 }
 
 function containsAll(haystack: string, needles: string[]): boolean {
-  return needles.every((needle) => haystack.includes(needle));
+  const words = haystack.split(' ');
+  return needles.every((needle) => words.some((word) => word.startsWith(needle)));
 }
 
 function answer(

@@ -61,7 +61,9 @@ export const findSavedInput = z.strictObject({
     .trim()
     .min(1)
     .optional()
-    .describe('Words to find in the name, address, category, phone or website (case and accents ignored).'),
+    .describe(
+      'Words to find in the name, address, category, phone or website: each must begin a word there (case and accents ignored; "plumb" finds "Plumbing").',
+    ),
   category: z.string().trim().min(1).optional().describe('Words to find in the category, e.g. "plumb".'),
   place: z
     .string()
