@@ -4,6 +4,7 @@
 // or SIGINT/SIGTERM, then waits for calls still running so that their usage is in the ledger.
 // Without a base URL or key the server still starts, and every call says what the user must set up:
 // a host shows that to the model, where a server that exits shows only "connection closed".
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
@@ -74,7 +75,10 @@ export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void
       client: session.client,
       budget,
       searches,
-      pause: new RateLimitPause(),
+      pause: new RateLimitPause({
+        file: path.join(path.dirname(session.usage.file), 'mcp-rate-limit.json'),
+        key: `${session.usage.key.profile} ${session.usage.key.baseUrl}`,
+      }),
       usage: session.usage,
       continuations: new Continuations(),
       savedLeads: new SavedLeads(session.client),

@@ -194,7 +194,7 @@ describe('leadctl mcp against the sandbox', () => {
       [
         'list_search_history',
         { since: 'last tuesday' },
-        /^leadctl: invalid --since value "last tuesday"\nuse an ISO date/,
+        /^leadctl: invalid since value "last tuesday"\nuse an ISO date/,
       ],
     ];
     for (const [tool, args, expected] of cases) {
@@ -294,7 +294,9 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
   });
 
   it('a 429 longer than the default --max-wait of 10 s is a tool error with the reset time, at once; then tools refuse until then', async () => {
-    const session = await connect([], env);
+    // Its own state folder: the pause is kept there, and would hold up the other tests.
+    const state = { XDG_STATE_HOME: tempDir('mcp-state') };
+    const session = await connect([], { ...env, ...state });
     // 30 s: the CLI's default --max-wait (60) would wait; the MCP server's must not.
     const resetAt = Math.floor(Date.now() / 1000) + 30;
     const sent = scriptLeads(json(429, { message: 'daily limit reached', retryAfter: resetAt }), leadsPage());
@@ -323,6 +325,11 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     expect(structured(await call(session, 'usage', {}))).toMatchObject({
       session: { rateLimitedUntil: iso },
     });
+    // A restarted server remembers it.
+    const restarted = await connect([], { ...env, ...state });
+    expect(textOf(await call(restarted, 'list_leads', {}))).toMatch(
+      /^leadctl: the API's rate limit is reached until /,
+    );
     expect(sent()).toHaveLength(1);
   });
 

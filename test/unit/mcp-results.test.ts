@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthError, RateLimitedError, ServerError, ValidationError } from '../../src/api/errors.js';
 import { Continuations, projectFields } from '../../src/mcp/continuations.js';
@@ -5,6 +6,7 @@ import { describeFailure } from '../../src/mcp/failure-text.js';
 import { RateLimitPause } from '../../src/mcp/rate-limit-pause.js';
 import { DATA_BEGIN, DATA_END, dataBlock, keyMasker } from '../../src/mcp/tool-result.js';
 import { selectTools, TOOL_NAMES } from '../../src/mcp/tool-selection.js';
+import { tempDir } from '../helpers/temp.js';
 
 const noMask = (text: string) => text;
 
@@ -109,7 +111,7 @@ describe('describeFailure', () => {
 describe('RateLimitPause', () => {
   it('pauses until the reset time of a rate limit, and not for one without a time', () => {
     let now = 1_000;
-    const pause = new RateLimitPause(() => now);
+    const pause = new RateLimitPause(undefined, () => now);
     pause.note(new RateLimitedError('x', { status: 429 }));
     expect(pause.refusal('caps')).toBeUndefined();
     pause.note(new RateLimitedError('x', { status: 429, resetAt: new Date(61_000) }));
@@ -134,5 +136,19 @@ describe('selectTools', () => {
     expect(() => selectTools({ tools: 'usage,rm' })).toThrow('unknown tool "rm" in --tools');
     expect(() => selectTools({ tools: ' , ' })).toThrow('--tools names no tool');
     expect(() => selectTools({ readOnly: true, tools: 'search_businesses' })).toThrow(/--read-only/);
+  });
+});
+
+describe('RateLimitPause kept beside the ledger', () => {
+  it('is found again by a new session for the same key, and not for another', () => {
+    const dir = tempDir('mcp-pause');
+    const store = { file: join(dir, 'mcp-rate-limit.json'), key: 'default http://a/api/v1/' };
+    const now = () => 1_000;
+    new RateLimitPause(store, now).note(
+      new RateLimitedError('x', { status: 429, resetAt: new Date(500_000) }),
+    );
+    expect(new RateLimitPause(store, now).until?.getTime()).toBe(500_000);
+    expect(new RateLimitPause({ ...store, key: 'work http://a/api/v1/' }, now).until).toBeUndefined();
+    expect(new RateLimitPause(store, () => 500_000).until).toBeUndefined();
   });
 });
