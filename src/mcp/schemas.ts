@@ -51,6 +51,15 @@ export const searchInput = z.strictObject({
     .describe(
       'Leave out businesses the account has already saved as leads (matched on id, phone, website domain, or name with address). Reads the saved leads first: about one request per 100 saved leads, kept for 5 minutes.',
     ),
+  sort_by: z
+    .enum(['rating', 'review_count'])
+    .optional()
+    .describe(
+      'Order the results by this field, highest first (results without it last). Default: as the server sent them.',
+    ),
+  max_results: wholeNumber(1, 1000)
+    .optional()
+    .describe('Return at most this many results (after exclude_saved and sort_by), e.g. 5 for "the top 5".'),
   fields: fieldsOf('results'),
   next_page: nextPageInput,
 });
@@ -177,6 +186,7 @@ export const searchOutput = z.object({
     .record(z.string(), z.number())
     .optional()
     .describe('how many were left out by each rule: id, phone, website, name_address'),
+  left_out_by_max_results: z.number().optional().describe('results beyond max_results, left out'),
   saved_leads_checked: z.number().optional().describe('saved leads compared against (exclude_saved)'),
   saved_leads_complete: z
     .boolean()

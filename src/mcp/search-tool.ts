@@ -1,6 +1,7 @@
 // search_businesses: one POST /search within the live-search caps, optionally without the businesses
 // the account already saved, cut to the result size cap with a next_page token for the rest. The
 // summary is made of the model's own arguments and our counts: the server's echoes stay in the data.
+import { ExactNumber } from '../api/exact-number.js';
 import type { SearchResult } from '../api/schemas.js';
 import { type MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { formatCount } from '../ui/count.js';
@@ -18,6 +19,8 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
     input.location,
     input.radius ?? null,
     input.exclude_saved ?? false,
+    input.sort_by ?? null,
+    input.max_results ?? null,
   ]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
@@ -70,6 +73,11 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
     extra.excluded_by = excludedBy;
     results = kept;
   }
+  if (input.sort_by !== undefined) results = sortedBy(results, input.sort_by);
+  if (input.max_results !== undefined && results.length > input.max_results) {
+    extra.left_out_by_max_results = results.length - input.max_results;
+    results = results.slice(0, input.max_results);
+  }
   extra.query = response.query;
   extra.location = response.location;
   extra.count = response.count;
@@ -89,8 +97,12 @@ function answer(
   const where = `for "${input.query}" near ${input.location}${input.radius === undefined ? '' : ` within ${input.radius} miles`}`;
   let summary = `${formatCount(found)} ${found === 1 ? 'result' : 'results'} ${where}.`;
   if (extra.excluded_saved !== undefined) {
-    summary += ` ${formatCount(Number(extra.excluded_saved))} left out as already saved; ${formatCount(part.total)} new.`;
+    const excluded = Number(extra.excluded_saved);
+    summary += ` ${formatCount(excluded)} left out as already saved; ${formatCount(found - excluded)} new.`;
   }
+  if (extra.left_out_by_max_results !== undefined) {
+    summary += ` Returning the first ${formatCount(part.total)}${input.sort_by ? ` by ${input.sort_by}` : ''} (max_results).`;
+  } else if (input.sort_by !== undefined) summary += ` Sorted by ${input.sort_by}, highest first.`;
   summary += String(note ?? '');
   if (part.truncated || part.offset > 0) {
     summary += ` This answer holds ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of ${formatCount(part.total)}`;
@@ -111,4 +123,17 @@ function answer(
     },
     deps.mask,
   );
+}
+
+/** Highest first; a result whose field is not a number goes last; ties keep the server's order. */
+function sortedBy(results: SearchResult[], field: 'rating' | 'review_count'): SearchResult[] {
+  const value = (result: SearchResult) => {
+    const raw = (result as Record<string, unknown>)[field];
+    const n = Number(raw instanceof ExactNumber ? raw.digits : raw);
+    return raw === null || raw === undefined || !Number.isFinite(n) ? Number.NEGATIVE_INFINITY : n;
+  };
+  return results
+    .map((result, index) => ({ result, index, key: value(result) }))
+    .sort((a, b) => b.key - a.key || a.index - b.index)
+    .map((entry) => entry.result);
 }

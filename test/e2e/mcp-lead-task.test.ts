@@ -109,6 +109,55 @@ describe('the lead task', () => {
     expect(JSON.stringify(result.content).length).toBeLessThan(2000);
   });
 
+  it('"plumbers in Austin I have not saved, top 5 by rating" is one call of a few KB', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      place_id: `r${i}`,
+      name: `Plumber ${i}`,
+      address: `${i} Congress Ave, Austin, TX`,
+      phone: `+1 512 555 ${String(1000 + i)}`,
+      rating: i === 3 ? null : (i % 10) / 2,
+      review_count: i,
+    }));
+    // The two best are saved already (by phone, and by name with address).
+    const savedBest = [
+      { id: 's9', name: 'x', phone: '(512) 555-1009' },
+      { id: 's19', name: 'Plumber 19', address: '19 Congress Avenue, Austin, TX' },
+    ];
+    server.route('GET', LEADS, pagedLeads(savedBest));
+    server.route(
+      'POST',
+      '/api/v1/search',
+      json(200, { query: 'plumber', location: 'Austin', count: 40, results: many }),
+    );
+    const mcp = await startMcp([], env);
+    const result = await callTool(mcp, 'search_businesses', {
+      query: 'plumber',
+      location: 'Austin',
+      exclude_saved: true,
+      sort_by: 'rating',
+      max_results: 5,
+      fields: ['name', 'rating', 'phone'],
+    });
+    const data = result.structuredContent as { results: { name: string; rating: number }[] };
+    expect(data.results.map((r) => r.name)).toEqual([
+      'Plumber 29',
+      'Plumber 39',
+      'Plumber 8',
+      'Plumber 18',
+      'Plumber 28',
+    ]);
+    expect(result.structuredContent).toMatchObject({
+      found: 40,
+      excluded_saved: 2,
+      left_out_by_max_results: 33,
+      truncated: false,
+    });
+    expect(readContent(result).ours).toMatch(
+      /^40 results for "plumber" near Austin\. 2 left out as already saved; 38 new\. Returning the first 5 by rating \(max_results\)\./,
+    );
+    expect(JSON.stringify(result).length).toBeLessThan(3000);
+  });
+
   it('find_saved_leads returns only the matches of all saved leads, read 100 a page', async () => {
     const many = Array.from({ length: 250 }, (_, i) => ({
       id: `m${i}`,
