@@ -334,7 +334,8 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
   });
 
   it('--max-wait sets how long a rate limit may be waited on', async () => {
-    const session = await connect(['--max-wait', '0'], env);
+    // Its own state folder: the 1 s pause that follows is kept there.
+    const session = await connect(['--max-wait', '0'], { ...env, XDG_STATE_HOME: tempDir('mcp-state') });
     const sent = scriptLeads(json(429, { retryAfter: 1 }));
     const result = await call(session, 'list_leads', {});
     expect(textOf(result)).toMatch(
