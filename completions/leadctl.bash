@@ -79,7 +79,7 @@ _leadctl_options() {
     'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --db -h --help ;;
     'leadctl usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --json -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -X --method -F --field -f --raw-field --paginate -h --help ;;
-    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests -h --help ;;
+    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --max-requests --max-searches --max-searches-per-day --read-only --tools -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
@@ -155,6 +155,9 @@ _leadctl_own_option_value() {
     'leadctl api:-F'|'leadctl api:--field') echo any ;;
     'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;
     'leadctl mcp:--max-requests') echo any ;;
+    'leadctl mcp:--max-searches') echo any ;;
+    'leadctl mcp:--max-searches-per-day') echo any ;;
+    'leadctl mcp:--tools') echo any ;;
     *) return 1 ;;
   esac
 }

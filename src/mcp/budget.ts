@@ -1,5 +1,5 @@
 // The per-session request budget of `leadctl mcp --max-requests`: a model in a loop can spend a day's
-// quota in a minute. The counting is the shared RequestBudget; this adds the MCP wording.
+// quota in a minute. The counting is the shared RequestBudget; this adds the words for an assistant.
 import { ExitCode, LeadError } from '../api/errors.js';
 import { RequestBudget as SharedBudget } from '../api/request-budget.js';
 import { formatCount } from '../ui/count.js';
@@ -11,10 +11,10 @@ export class RequestBudget extends SharedBudget {
       max,
       () =>
         new LeadError(
-          `request budget spent: this session has sent its ${formatCount(max)} requests (--max-requests ${max})`,
+          `this session's request budget is spent: it has sent the ${formatCount(max)} requests the user allowed it (--max-requests ${max}), so nothing more is sent`,
           {
             exitCode: ExitCode.rateLimited,
-            hint: 'start a new session (restart the MCP server), with a higher --max-requests if more are needed',
+            hint: 'Tell the user; only they can allow more, by restarting the leadctl MCP server (with a higher --max-requests if needed).',
           },
         ),
     );

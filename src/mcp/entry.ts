@@ -20,6 +20,7 @@ export async function runMcpCommand(flags: McpFlags, ctx: CommandContext): Promi
     return undefined;
   } catch (error) {
     if (!(error instanceof LeadError)) throw error;
+    // The CLI's own mask: this failure is printed by the CLI, on its stderr, before or after the session.
     return {
       message: maskSecrets(error.message),
       ...(error.hint ? { hint: maskSecrets(error.hint) } : {}),

@@ -1,43 +1,68 @@
 // list_leads and list_search_history: one page and where the next one is, or (with max_items or
-// since) up to max_items items through the same pager as `leadctl leads --all`.
+// since) up to max_items items through the same pager as `leadctl leads --all`, with progress
+// notifications per page. Either is cut to the result size cap, the rest held for next_page.
+import { UsageError } from '../api/errors.js';
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
-import { errorLines } from '../ui/error-lines.js';
+import { type Part, projectFields } from './continuations.js';
+import type { ToolCall, ToolDeps } from './deps.js';
+import { describeFailure } from './failure-text.js';
 import { type ListInput, MAX_ITEMS_CAP } from './schemas.js';
-import { errorResult, safeText, successResult, type ToolDeps, type ToolResult } from './tool-result.js';
+import { errorResult, successResult, type ToolResult } from './tool-result.js';
 
 type Resource = 'leads' | 'history';
 type Item = Record<string, unknown>;
 
-/** The key the items travel under, as in the API's own envelope. */
-const ITEMS_KEY = { leads: 'leads', history: 'history' } as const;
+const TOOL = { leads: 'list_leads', history: 'list_search_history' } as const;
 
 export async function runListTool(
   resource: Resource,
   input: ListInput,
   deps: ToolDeps,
-  signal: AbortSignal,
+  call: ToolCall,
 ): Promise<ToolResult> {
-  // A bad `since` is refused before any request, like the CLI's --since.
-  const since = input.since === undefined ? undefined : parseSince(input.since, Date.now());
-  if (input.max_items === undefined && since === undefined) return onePage(resource, input, deps, signal);
-  return manyPages(resource, input, since, deps, signal);
+  const tool = TOOL[resource];
+  const check = JSON.stringify([input.page, input.limit, input.since, input.max_items]);
+  const project = projectFields(input.fields);
+  if (input.next_page !== undefined) {
+    const { held, id, offset } = deps.continuations.resume(tool, check, input.next_page);
+    const part = deps.continuations.part(tool, check, held.items, project, held.extra, offset, id);
+    return answer(resource, deps, part, held.extra);
+  }
+  // A bad `since` is refused before any request.
+  const since = input.since === undefined ? undefined : sinceArgument(input.since);
+  const { items, extra } =
+    input.max_items === undefined && since === undefined
+      ? await onePage(resource, input, deps, call)
+      : await manyPages(resource, input, since, deps, call);
+  if (extra.failure !== undefined) return errorResult(extra.failure, deps.failure);
+  const part = deps.continuations.part(tool, check, items, project, extra);
+  return answer(resource, deps, part, extra);
 }
 
-async function onePage(resource: Resource, input: ListInput, deps: ToolDeps, signal: AbortSignal) {
+interface Fetched {
+  items: Item[];
+  extra: Record<string, unknown>;
+}
+
+async function onePage(
+  resource: Resource,
+  input: ListInput,
+  deps: ToolDeps,
+  call: ToolCall,
+): Promise<Fetched> {
   const page = input.page ?? 1;
   const limit = input.limit ?? 25;
+  const options = { signal: call.signal };
   const { items, meta } =
     resource === 'leads'
-      ? await deps.client
-          .listLeads({ page, limit }, { signal })
-          .then((r) => ({ items: r.leads, meta: r.meta }))
+      ? await deps.client.listLeads({ page, limit }, options).then((r) => ({ items: r.leads, meta: r.meta }))
       : await deps.client
-          .listHistory({ page, limit }, { signal })
+          .listHistory({ page, limit }, options)
           .then((r) => ({ items: r.history, meta: r.meta }));
-  const noun = RESOURCES[resource].noun;
   const next = meta.page < meta.totalPages ? meta.page + 1 : undefined;
+  const noun = RESOURCES[resource].noun;
   let summary: string;
   if (items.length === 0) {
     summary =
@@ -49,16 +74,17 @@ async function onePage(resource: Resource, input: ListInput, deps: ToolDeps, sig
     summary = `Showing ${count(first)}–${count(first + items.length - 1)} of ${count(meta.total)} ${noun} (page ${count(meta.page)} of ${count(meta.totalPages)}).`;
     if (next !== undefined) summary += ` Next: page ${count(next)}.`;
   }
-  const data = {
-    [ITEMS_KEY[resource]]: items,
-    returned: items.length,
-    page: meta.page,
-    limit: meta.limit,
-    total: meta.total,
-    total_pages: meta.totalPages,
-    ...(next === undefined ? {} : { next_page: next }),
+  return {
+    items: items as Item[],
+    extra: {
+      summary,
+      page: meta.page,
+      limit: meta.limit,
+      total: meta.total,
+      total_pages: meta.totalPages,
+      ...(next === undefined ? {} : { next_server_page: next }),
+    },
   };
-  return successResult(`${summary} ${deps.budget.describe()}`, data, deps.mask);
 }
 
 async function manyPages(
@@ -66,15 +92,16 @@ async function manyPages(
   input: ListInput,
   since: Date | undefined,
   deps: ToolDeps,
-  signal: AbortSignal,
-): Promise<ToolResult> {
+  call: ToolCall,
+): Promise<Fetched> {
   const maxItems = input.max_items ?? MAX_ITEMS_CAP;
   // The biggest page spends the fewest requests, unless fewer items are wanted.
   const limit = input.limit ?? Math.min(100, maxItems);
   const page = input.page ?? 1;
+  const noun = RESOURCES[resource].noun;
   const items: Item[] = [];
   let total: number | undefined;
-  let stoppedEarly: string | undefined;
+  let stoppedBy: unknown;
   try {
     // One page in flight: a few pages at most, and a request count the budget can predict.
     const pages = deps.client.paginatePages(resource, {
@@ -83,35 +110,82 @@ async function manyPages(
       concurrency: 1,
       maxItems,
       ...(since === undefined ? {} : { since }),
-      signal,
+      signal: call.signal,
       onProgress: (p) => {
         total = p.total;
       },
     });
-    for await (const batch of pages) items.push(...(batch as Item[]));
+    for await (const batch of pages) {
+      items.push(...(batch as Item[]));
+      const goal =
+        total === undefined ? maxItems : Math.min(maxItems, Math.max(0, total - (page - 1) * limit));
+      call.progress(
+        items.length,
+        since === undefined ? goal : undefined,
+        `read ${count(items.length)} ${noun}`,
+      );
+    }
   } catch (error) {
     // Items already fetched are worth returning, with why the rest is missing; nothing fetched is an error.
-    if (items.length === 0 || signal.aborted) return errorResult(error, deps.mask);
-    stoppedEarly = safeText(errorLines(error).join('\n'), deps.mask);
+    if (items.length === 0 || call.signal.aborted) return { items, extra: { failure: error } };
+    deps.pause.note(error);
+    stoppedBy = error;
   }
-  const noun = RESOURCES[resource].noun;
-  const reachedMax = stoppedEarly === undefined && items.length >= maxItems;
-  let summary = `Returned ${count(items.length)} ${noun}`;
+  const reachedMax = stoppedBy === undefined && items.length >= maxItems;
+  let summary = `Read ${count(items.length)} ${noun}`;
   if (since !== undefined) summary += ` newer than ${since.toISOString()}`;
   if (page > 1) summary += ` from page ${count(page)} on`;
   summary += total === undefined ? '.' : ` (the list holds ${count(total)}).`;
   if (reachedMax) summary += ` Stopped at max_items (${count(maxItems)}).`;
-  if (stoppedEarly !== undefined) summary += `\nStopped early:\n${stoppedEarly}`;
-  const data = {
-    [ITEMS_KEY[resource]]: items,
-    returned: items.length,
-    page,
-    limit,
-    ...(total === undefined ? {} : { total }),
-    reached_max_items: reachedMax,
-    ...(stoppedEarly === undefined ? {} : { stopped_early: stoppedEarly }),
+  const stoppedEarly =
+    stoppedBy === undefined ? undefined : describeFailure(stoppedBy, deps.failure).lines.join(' ');
+  if (stoppedEarly !== undefined) summary += `\nStopped early: ${stoppedEarly}`;
+  return {
+    items,
+    extra: {
+      summary,
+      page,
+      limit,
+      ...(total === undefined ? {} : { total }),
+      reached_max_items: reachedMax,
+      ...(stoppedEarly === undefined ? {} : { stopped_early: stoppedEarly }),
+    },
   };
-  return successResult(`${summary}\n${deps.budget.describe()}`, data, deps.mask);
+}
+
+function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<string, unknown>): ToolResult {
+  const { summary, next_server_page: nextServerPage, ...data } = extra;
+  let text = String(summary);
+  if (part.truncated || part.offset > 0) {
+    text += `\nThis answer holds items ${count(part.offset + 1)}–${count(part.offset + part.items.length)} of the ${count(part.total)} read`;
+    text += part.truncated
+      ? ` (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for the rest, at no cost.`
+      : '.';
+  }
+  text += `\n${deps.budget.describe()}`;
+  // A cut answer continues with its token; a whole page continues with the server's next page.
+  const next = part.nextPage ?? (part.offset + part.items.length >= part.total ? nextServerPage : undefined);
+  return successResult(
+    text,
+    {
+      [resource]: part.items,
+      returned: part.items.length,
+      ...data,
+      truncated: part.truncated,
+      ...(next === undefined ? {} : { next_page: next }),
+    },
+    deps.mask,
+  );
+}
+
+/** parseSince in the words of the tool's argument, not the CLI's flag. */
+function sinceArgument(text: string): Date {
+  try {
+    return parseSince(text, Date.now());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message.replace('--since', 'since'), error.hint);
+  }
 }
 
 const count = formatCount;

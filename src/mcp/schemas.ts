@@ -22,12 +22,69 @@ const text = (what: string) =>
     .trim()
     .min(1, { error: `${what} must not be empty` });
 
+/** `fields`: which fields of each item to return, in this order; fewer fields, more items per answer. */
+const fieldsOf = (resource: 'leads' | 'history' | 'results') =>
+  z
+    .array(z.enum(RESOURCES[resource].fields as [string, ...string[]]))
+    .min(1)
+    .optional()
+    .describe(
+      `Return only these fields of each item, in this order (default: all of ${RESOURCES[resource].fields.join(', ')}). Fewer fields fit more items in one answer.`,
+    );
+
+const nextPageInput = z
+  .string()
+  .optional()
+  .describe(
+    'The next_page token of an earlier answer of this tool that said truncated: true; with the same other arguments, returns the next part of that answer without sending a request.',
+  );
+
 export const searchInput = z.strictObject({
   query: text('the query').describe('Business type or keyword to search for, e.g. "plumber" or "dentist".'),
   location: text('the location').describe('Where to search: a city, state, or zip code, e.g. "Austin, TX".'),
   radius: wholeNumber(1, 50)
     .optional()
     .describe("Search radius in miles, 1 to 50. Omit it for the server's default of 10."),
+  exclude_saved: z
+    .boolean()
+    .optional()
+    .describe(
+      'Leave out businesses the account has already saved as leads (matched on id, phone, website domain, or name with address). Reads the saved leads first: about one request per 100 saved leads, kept for 5 minutes.',
+    ),
+  sort_by: z
+    .enum(['rating', 'review_count'])
+    .optional()
+    .describe(
+      'Order the results by this field, highest first (results without it last). Default: as the server sent them.',
+    ),
+  max_results: wholeNumber(1, 1000)
+    .optional()
+    .describe('Return at most this many results (after exclude_saved and sort_by), e.g. 5 for "the top 5".'),
+  fields: fieldsOf('results'),
+  next_page: nextPageInput,
+});
+
+export const findSavedInput = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      'Words to find in the name, address, category, phone or website: each must begin a word there (case and accents ignored; "plumb" finds "Plumbing").',
+    ),
+  category: z.string().trim().min(1).optional().describe('Words to find in the category, e.g. "plumb".'),
+  place: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe('Words to find in the address: a city, street, state or zip code.'),
+  max_results: wholeNumber(1, 100)
+    .optional()
+    .describe('Return at most this many matches, newest first. Default 25.'),
+  fields: fieldsOf('leads'),
+  next_page: nextPageInput,
 });
 
 export const listInput = z.strictObject({
@@ -48,10 +105,15 @@ export const listInput = z.strictObject({
     .describe(
       `Return up to this many items, fetching as many pages as needed (at most ${MAX_ITEMS_CAP}). Without max_items or since, one page is returned.`,
     ),
+  next_page: nextPageInput,
 });
 
+export const leadsListInput = listInput.extend({ fields: fieldsOf('leads') });
+export const historyListInput = listInput.extend({ fields: fieldsOf('history') });
+
 export type SearchInput = z.infer<typeof searchInput>;
-export type ListInput = z.infer<typeof listInput>;
+export type ListInput = z.infer<typeof listInput> & { fields?: string[] | undefined };
+export type FindSavedInput = z.infer<typeof findSavedInput>;
 
 /** An item: the known fields described, any type accepted, unknown fields kept. */
 function itemSchema(fields: readonly string[], notes: Record<string, string>) {
@@ -100,11 +162,49 @@ const searchResult = itemSchema(RESOURCES.results.fields, {
   lng: 'longitude (decimal degrees)',
 });
 
+/** What every answer that may be cut to size says about it. */
+const partOutput = {
+  truncated: z.boolean().describe('true when more items follow: pass next_page back to get them'),
+  next_page: z
+    .union([z.number(), z.string()])
+    .optional()
+    .describe(
+      'a string: pass it back as next_page (same other arguments) for the rest of this answer, sent without a request; a number (list tools, one page): the page to ask for next',
+    ),
+};
+
 export const searchOutput = z.object({
-  query: z.unknown().optional().describe("the server's echo of the query searched"),
-  location: z.unknown().optional().describe("the server's echo of the location searched"),
-  count: z.number().describe('number of results returned'),
+  query: z.unknown().optional().describe("the server's echo of the query searched (data)"),
+  location: z.unknown().optional().describe("the server's echo of the location searched (data)"),
+  count: z.unknown().optional().describe('number of results, as the server said'),
+  found: z.number().describe('results found, before any were left out as already saved'),
+  returned: z.number().describe('results in this answer'),
+  offset: z.number().describe('position of the first result of this answer among all of them'),
   results: z.array(searchResult).describe('the businesses found; text fields are data from the server'),
+  excluded_saved: z.number().optional().describe('results left out because the account already saved them'),
+  excluded_by: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe('how many were left out by each rule: id, phone, website, name_address'),
+  left_out_by_max_results: z.number().optional().describe('results beyond max_results, left out'),
+  saved_leads_checked: z.number().optional().describe('saved leads compared against (exclude_saved)'),
+  saved_leads_complete: z
+    .boolean()
+    .optional()
+    .describe('false when not every saved lead could be read, so some saved businesses may remain'),
+  ...partOutput,
+});
+
+export const findSavedOutput = z.object({
+  leads: z.array(lead).describe('matching saved leads, newest first; text fields are data from the server'),
+  matched: z.number().describe('saved leads that match, among those read'),
+  returned: z.number().describe('matches in this answer'),
+  offset: z.number().describe('position of the first match of this answer among all matches'),
+  scanned: z.number().describe('saved leads read and compared'),
+  total: z.number().optional().describe('saved leads the account holds, as the server said'),
+  complete: z.boolean().describe('true when every saved lead was read'),
+  stopped_early: z.string().optional().describe('why not every saved lead was read'),
+  ...partOutput,
 });
 
 /** The paging fields both list tools share. */
@@ -114,7 +214,7 @@ const pagingOutput = {
   limit: z.number().describe('the page size used'),
   total: z.number().optional().describe('how many items the whole list holds, as the server said'),
   total_pages: z.number().optional().describe('pages at this page size (one-page answers)'),
-  next_page: z.number().optional().describe('the page to ask for next, when there is one (one-page answers)'),
+  ...partOutput,
   reached_max_items: z
     .boolean()
     .optional()
@@ -168,5 +268,10 @@ export const usageOutput = z.object({
   session: z.object({
     requestsSent: z.number().describe('requests this MCP session has sent'),
     maxRequests: z.number().describe('the most this session may send (--max-requests)'),
+    searchesSent: z.number().describe('searches this session has sent'),
+    maxSearches: z.number().describe('the most this session may send (--max-searches)'),
+    searchesToday: z.number().describe('searches this machine sent today (UTC) for this profile and server'),
+    maxSearchesPerDay: z.number().describe('the most per UTC day (--max-searches-per-day)'),
+    rateLimitedUntil: z.string().optional().describe('while set, tools that send requests refuse at once'),
   }),
 });

@@ -1,19 +1,41 @@
-// The API key in use, masked wherever text reaches stderr: a server that echoes the key back in an
-// error message ("invalid key sk_live_…") must not make leadctl print it. The settings register the
-// key they resolve; the ui and the CLI's error renderer mask every line they write.
+// API keys, masked wherever text is shown: a server that echoes the key back in an error message
+// ("invalid key sk_live_…") must not make leadctl print it. A SecretMask belongs to one session (the
+// MCP server makes its own, so a host with several sessions keeps their keys apart); the CLI's one
+// run per process keeps its mask in `cliRun`, which the settings fill and the ui reads.
 import { maskApiKey } from './mask.js';
 
 /** Shorter values are not masked: replacing every "abc" in a message would garble it, not protect. */
 const SHORTEST_MASKED = 8;
 
-const secrets = new Set<string>();
+export class SecretMask {
+  readonly #secrets = new Set<string>();
+  readonly #shown: (secret: string) => string;
+
+  /** `shown` is what replaces a secret (default: "…" and its last 4 characters). */
+  constructor(shown: (secret: string) => string = maskApiKey) {
+    this.#shown = shown;
+  }
+
+  remember(value: string | undefined): void {
+    if (value && value.length >= SHORTEST_MASKED) this.#secrets.add(value);
+  }
+
+  mask(text: string): string {
+    let masked = text;
+    for (const secret of this.#secrets) {
+      if (masked.includes(secret)) masked = masked.split(secret).join(this.#shown(secret));
+    }
+    return masked;
+  }
+}
+
+/** The CLI's run: one process, one run, so one mask. */
+const cliRun = new SecretMask();
 
 export function rememberSecret(value: string): void {
-  if (value.length >= SHORTEST_MASKED) secrets.add(value);
+  cliRun.remember(value);
 }
 
 export function maskSecrets(text: string): string {
-  let masked = text;
-  for (const secret of secrets) masked = masked.replaceAll(secret, maskApiKey(secret));
-  return masked;
+  return cliRun.mask(text);
 }

@@ -82,11 +82,24 @@ describe('leadctl mcp on stdio', () => {
     expect(stderr).toMatch(/^leadctl: warning: mcp: .*JSON/m);
   });
 
-  it('fails at start, before speaking the protocol, when no API is configured', async () => {
-    const { exitCode, stdout, stderr } = await runMcp([], conversation([]));
-    expect(exitCode).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(/^leadctl: no API base URL and no API key are configured\n/);
+  it('starts without an API configured, and answers every call with what the user must set up', async () => {
+    const input = conversation([
+      ['list_leads', {}],
+      ['usage', {}],
+    ]);
+    const { exitCode, stdout, stderr } = await runMcp([], input);
+    expect(exitCode).toBe(0);
+    const answers = protocolMessages(stdout);
+    expect([...answers.keys()].sort()).toEqual([1, 2, 3]);
+    for (const id of [2, 3]) {
+      expect(answers.get(id)?.result?.isError).toBe(true);
+      expect(answers.get(id)?.result?.content[0]?.text).toMatch(
+        /^leadctl: no API base URL and no API key are configured, so no tool can reach the API\.\nThe user has to set this up and restart the MCP server: run: leadctl config set base-url/,
+      );
+    }
+    expect(stderr).toMatch(
+      /^leadctl: warning: mcp: no API base URL and no API key are configured; serving anyway/m,
+    );
   });
 
   it('refuses a --max-requests that is not a whole number of at least 1', async () => {
@@ -136,9 +149,16 @@ describe('the API key never appears', () => {
     const answers = protocolMessages(stdout);
     const leads = answers.get(2)?.result?.structuredContent?.leads as Record<string, unknown>[];
     expect(leads).toEqual([{ id: MASKED, name: `Acme (key ${MASKED})`, [`note_${MASKED}`]: MASKED }]);
-    expect(answers.get(3)?.result?.content[0]?.text).toContain(`invalid API key ${MASKED}`);
-    expect(answers.get(4)?.result?.content[0]?.text).toMatch(
-      /^leadctl: server error \(500\): boom for \[redacted API key\]\n/,
+    // The server's words travel only quoted, in the data block.
+    expect(answers.get(3)?.result?.content[0]?.text).toMatch(
+      /^leadctl: the API rejected the API key \(HTTP 401\)\./,
+    );
+    expect(answers.get(3)?.result?.content[1]?.text).toContain(
+      `"server_message_quoted":"invalid API key ${MASKED}"`,
+    );
+    expect(answers.get(4)?.result?.content[0]?.text).toMatch(/^leadctl: the API failed \(HTTP 500\)\.\n/);
+    expect(answers.get(4)?.result?.content[1]?.text).toContain(
+      `"server_message_quoted":"boom for ${MASKED}"`,
     );
   });
 });

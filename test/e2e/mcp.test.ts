@@ -42,8 +42,10 @@ async function call(session: Session, name: string, args: Record<string, unknown
   return (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/** The first text block: the summary, or an error's own words. */
 function textOf(result: CallToolResult): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
 }
 
 function structured(result: CallToolResult): Record<string, unknown> {
@@ -65,10 +67,11 @@ describe('leadctl mcp against the sandbox', () => {
   afterAll(() => sandbox.close());
   const requestsSince = (before: number) => sandbox.requests.slice(before);
 
-  it('lists exactly the four tools, each with a strict input schema, an output schema and a description', async () => {
+  it('lists exactly the five tools, each with a strict input schema, an output schema and a description', async () => {
     const session = await connect([], env);
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'find_saved_leads',
       'list_leads',
       'list_search_history',
       'search_businesses',
@@ -91,13 +94,21 @@ describe('leadctl mcp against the sandbox', () => {
       maximum: 50,
     });
     expect(search?.description).toContain('live search');
-    expect(search?.annotations?.readOnlyHint).toBe(false);
+    expect(search?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(byName.find_saved_leads?.annotations?.readOnlyHint).toBe(true);
     for (const name of ['list_leads', 'list_search_history']) {
       const list = byName[name];
       expect(list?.inputSchema.required ?? []).toEqual([]);
       expect(Object.keys(list?.inputSchema.properties ?? {}).sort()).toEqual([
+        'fields',
         'limit',
         'max_items',
+        'next_page',
         'page',
         'since',
       ]);
@@ -125,7 +136,7 @@ describe('leadctl mcp against the sandbox', () => {
     expect(data.count).toBe(results.length);
     expect(results[0]).toHaveProperty('place_id');
     expect(textOf(result)).toMatch(
-      /^\d+ results? for "plumber" near Austin\. Requests left in this session: 49 of 50\.$/,
+      /^\d+ results? for "plumber" near Austin within 5 miles\. Searches left: 9 \(9 of 10 this session, \d+ of 50 today\)\. Requests left in this session: 49 of 50\.$/,
     );
     expect(requestsSince(before).map((r) => [r.method, r.path, r.body])).toEqual([
       ['POST', '/api/v1/search', { query: 'plumber', location: 'Austin', radius: 5 }],
@@ -138,7 +149,7 @@ describe('leadctl mcp against the sandbox', () => {
     const data = structured(result);
     expect(data).toMatchObject({ returned: 10, page: 2, limit: 10, total: 60, total_pages: 6, next_page: 3 });
     expect(textOf(result)).toBe(
-      'Showing 11–20 of 60 leads (page 2 of 6). Next: page 3. Requests left in this session: 49 of 50.',
+      'Showing 11–20 of 60 leads (page 2 of 6). Next: page 3.\nRequests left in this session: 49 of 50.',
     );
     // hostileData: escape sequences arrive intact in the data, where they are plainly data.
     const names = (data.leads as { name?: unknown }[]).map((l) => String(l.name));
@@ -183,7 +194,7 @@ describe('leadctl mcp against the sandbox', () => {
       [
         'list_search_history',
         { since: 'last tuesday' },
-        /^leadctl: invalid --since value "last tuesday"\nuse an ISO date/,
+        /^leadctl: invalid since value "last tuesday"\nuse an ISO date/,
       ],
     ];
     for (const [tool, args, expected] of cases) {
@@ -235,8 +246,8 @@ describe('leadctl mcp against the sandbox', () => {
       const refused = await call(session, tool, args);
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toBe(
-        'leadctl: request budget spent: this session has sent its 2 requests (--max-requests 2)\n' +
-          'start a new session (restart the MCP server), with a higher --max-requests if more are needed',
+        "leadctl: this session's request budget is spent: it has sent the 2 requests the user allowed it (--max-requests 2), so nothing more is sent\n" +
+          'Tell the user; only they can allow more, by restarting the leadctl MCP server (with a higher --max-requests if needed).',
       );
     }
     expect(requestsSince(before)).toHaveLength(2);
@@ -247,7 +258,7 @@ describe('leadctl mcp against the sandbox', () => {
     const before = sandbox.requests.length;
     const data = structured(await call(session, 'list_leads', { max_items: 50, limit: 10 }));
     expect(data).toMatchObject({ returned: 30, reached_max_items: false });
-    expect(data.stopped_early).toMatch(/^leadctl: request budget spent/);
+    expect(data.stopped_early).toMatch(/^leadctl: this session's request budget is spent/);
     expect(requestsSince(before)).toHaveLength(3);
   });
 
@@ -282,25 +293,54 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     expect(sent()).toHaveLength(2);
   });
 
-  it('a 429 longer than the default --max-wait of 10 s is a tool error with the reset time, at once', async () => {
-    const session = await connect([], env);
+  it('a 429 longer than the default --max-wait of 10 s is a tool error with the reset time, at once; then tools refuse until then', async () => {
+    // Its own state folder: the pause is kept there, and would hold up the other tests.
+    const state = { XDG_STATE_HOME: tempDir('mcp-state') };
+    const session = await connect([], { ...env, ...state });
     // 30 s: the CLI's default --max-wait (60) would wait; the MCP server's must not.
-    const sent = scriptLeads(json(429, { message: 'daily limit reached', retryAfter: 30 }), leadsPage());
+    const resetAt = Math.floor(Date.now() / 1000) + 30;
+    const sent = scriptLeads(json(429, { message: 'daily limit reached', retryAfter: resetAt }), leadsPage());
     const result = await call(session, 'list_leads', {});
     expect(result.isError).toBe(true);
+    const iso = new Date(resetAt * 1000).toISOString();
     expect(textOf(result)).toMatch(
-      /^leadctl: rate limit reached \(daily limit reached\): the server allows more requests .+\nwait until then, or raise --max-wait \(now 10 s\)/,
+      new RegExp(
+        `^leadctl: the API's rate limit is reached \\(HTTP 429\\); it allows requests again at ${iso} \\(in \\d+s\\)\\.\\n`,
+      ),
     );
     expect(sent()).toHaveLength(1);
-    // The session goes on: the next call reaches the server again.
-    structured(await call(session, 'list_leads', {}));
+    // Until the reset, every tool that sends answers at once, sending nothing; usage still works.
+    for (const [tool, args] of [
+      ['list_leads', {}],
+      ['find_saved_leads', { text: 'x' }],
+      ['search_businesses', { query: 'plumber', location: 'Austin' }],
+    ] as const) {
+      const refused = await call(session, tool, args);
+      expect(refused.isError, tool).toBe(true);
+      expect(textOf(refused)).toMatch(
+        new RegExp(`^leadctl: the API's rate limit is reached until ${iso} .*no request was sent`),
+      );
+      expect(textOf(refused)).toContain('at most 10 searches per session and 50 per UTC day');
+    }
+    expect(structured(await call(session, 'usage', {}))).toMatchObject({
+      session: { rateLimitedUntil: iso },
+    });
+    // A restarted server remembers it.
+    const restarted = await connect([], { ...env, ...state });
+    expect(textOf(await call(restarted, 'list_leads', {}))).toMatch(
+      /^leadctl: the API's rate limit is reached until /,
+    );
+    expect(sent()).toHaveLength(1);
   });
 
   it('--max-wait sets how long a rate limit may be waited on', async () => {
-    const session = await connect(['--max-wait', '0'], env);
+    // Its own state folder: the 1 s pause that follows is kept there.
+    const session = await connect(['--max-wait', '0'], { ...env, XDG_STATE_HOME: tempDir('mcp-state') });
     const sent = scriptLeads(json(429, { retryAfter: 1 }));
     const result = await call(session, 'list_leads', {});
-    expect(textOf(result)).toContain('raise --max-wait (now 0 s)');
+    expect(textOf(result)).toMatch(
+      /^leadctl: the API's rate limit is reached \(HTTP 429\); it allows requests again at /,
+    );
     expect(sent()).toHaveLength(1);
   });
 
@@ -314,13 +354,18 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     const result = await call(session, 'list_leads', {});
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'leadctl: server error (500) after 2 attempts: database \\x1b[31mdown\n' +
-        'the service may be having trouble: try again later (--retries sets how often leadctl retries)',
+      'leadctl: the API failed (HTTP 500) after 2 attempts.\n' +
+        'The service may be having trouble: try once more later, or tell the user.',
+    );
+    // The server's words are quoted in the data block only, its escape shown, as the CLI shows it.
+    expect(result.content[1]).toMatchObject({ type: 'text' });
+    expect((result.content[1] as { text: string }).text).toContain(
+      '"server_message_quoted":"database \\\\x1b[31mdown"',
     );
     expect(failing()).toHaveLength(2);
   });
 
-  it('server text in a summary has its escape sequences shown, while the data keeps what was sent', async () => {
+  it("the summary is made of the model's own arguments: the server's echo stays in the data", async () => {
     const session = await connect([], env);
     const echoed = 'plumber\u001b]8;;https://evil.example\u0007';
     server.route(
@@ -330,7 +375,7 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     );
     const result = await call(session, 'search_businesses', { query: 'plumber', location: 'Austin' });
     expect(textOf(result)).toBe(
-      '0 results for "plumber\\x1b]8;;https://evil.example\\x07" near Austin. Requests left in this session: 49 of 50.',
+      '0 results for "plumber" near Austin. Searches left: 9 (9 of 10 this session, 49 of 50 today). Requests left in this session: 49 of 50.',
     );
     expect(structured(result).query).toBe(echoed);
   });
@@ -340,7 +385,7 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
     const sent = scriptLeads(json(503, { detail: 'busy' }), leadsPage());
     const result = await call(session, 'list_leads', {});
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^leadctl: request budget spent/);
+    expect(textOf(result)).toMatch(/^leadctl: this session's request budget is spent/);
     expect(sent()).toHaveLength(1);
   });
 });

@@ -1,0 +1,110 @@
+// Results sized for a model's context window. An answer whose items would make the data longer than
+// the cap carries the items that fit, `truncated: true` and a `next_page` token; the session keeps the
+// rest (what the server already sent: a search is never sent again for its second part), and the
+// tool given that token returns the next part without a request. The last few answers are kept.
+import { UsageError } from '../api/errors.js';
+
+/** About 5,000 tokens of JSON per answer: room for the model to think around it. */
+export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const ANSWERS_KEPT = 20;
+
+export interface Part {
+  items: unknown[];
+  /** Index of the first item of this part in the whole answer. */
+  offset: number;
+  /** Items in the whole answer. */
+  total: number;
+  truncated: boolean;
+  /** The token for the next part, when truncated. */
+  nextPage?: string;
+}
+
+interface Held {
+  tool: string;
+  /** What the call that made the answer asked, so a token is not used with other arguments. */
+  check: string;
+  items: unknown[];
+  extra: Record<string, unknown>;
+}
+
+export class Continuations {
+  readonly maxChars: number;
+  readonly #held = new Map<number, Held>();
+  #nextId = 1;
+
+  constructor(maxChars: number = DEFAULT_MAX_RESULT_CHARS) {
+    this.maxChars = maxChars;
+  }
+
+  /**
+   * The part of `items` from `offset` that fits the cap (at least one item), holding the whole answer
+   * under a new token if there is more. `project` gives an item as it will be shown (fields).
+   */
+  part(
+    tool: string,
+    check: string,
+    items: unknown[],
+    project: (item: unknown) => unknown,
+    extra: Record<string, unknown> = {},
+    offset = 0,
+    heldId?: number,
+  ): Part & { shown: unknown[] } {
+    const shown: unknown[] = [];
+    let length = 2;
+    for (let i = offset; i < items.length; i++) {
+      const item = project(items[i]);
+      const itemLength = JSON.stringify(item).length + 1;
+      if (shown.length > 0 && length + itemLength > this.maxChars) break;
+      shown.push(item);
+      length += itemLength;
+    }
+    const end = offset + shown.length;
+    const part = { items: shown, shown, offset, total: items.length, truncated: end < items.length };
+    if (!part.truncated) return part;
+    const id = heldId ?? this.#hold({ tool, check, items, extra });
+    return { ...part, nextPage: `${tool}:${id}:${end}` };
+  }
+
+  /** The answer a token continues, and where; a UsageError in words for the model if it is unknown. */
+  resume(tool: string, check: string, token: string): { held: Held; id: number; offset: number } {
+    const match = /^([a-z_]+):(\d+):(\d+)$/.exec(token.trim());
+    const id = Number(match?.[2]);
+    const offset = Number(match?.[3]);
+    const held = this.#held.get(id);
+    if (!match || match[1] !== tool || held === undefined || offset > held.items.length) {
+      throw new UsageError(
+        `next_page "${token.slice(0, 60)}" is not a continuation this session holds for ${tool}`,
+        'Pass next_page exactly as an earlier answer of this tool gave it; only the last answers are kept, and none after a restart.',
+      );
+    }
+    if (held.check !== check) {
+      throw new UsageError(
+        `next_page "${token.slice(0, 60)}" belongs to a call with other arguments`,
+        'Call again with the same arguments as the call that returned it, plus next_page.',
+      );
+    }
+    return { held, id, offset };
+  }
+
+  #hold(held: Held): number {
+    const id = this.#nextId++;
+    this.#held.set(id, held);
+    for (const old of this.#held.keys()) {
+      if (this.#held.size <= ANSWERS_KEPT) break;
+      this.#held.delete(old);
+    }
+    return id;
+  }
+}
+
+/** An item with only the named fields, in that order (all of them when none are named). */
+export function projectFields(fields: readonly string[] | undefined): (item: unknown) => unknown {
+  if (!fields || fields.length === 0) return (item) => item;
+  return (item) => {
+    if (item === null || typeof item !== 'object') return item;
+    const source = item as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const field of fields) if (field in source) out[field] = source[field];
+    return out;
+  };
+}

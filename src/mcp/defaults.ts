@@ -1,0 +1,8 @@
+// The MCP server's defaults, in a module without imports: the `mcp` command's help (in the CLI's
+// bundle) and the server (in its own) say the same numbers.
+
+/** An assistant waits on the tool call: rate limits are waited on briefly unless --max-wait says otherwise. */
+export const MCP_MAX_WAIT_SEC = 10;
+export const DEFAULT_MAX_REQUESTS = 50;
+export const DEFAULT_MAX_SEARCHES = 10;
+export const DEFAULT_MAX_SEARCHES_PER_DAY = 50;

@@ -1,0 +1,83 @@
+// After a 429 whose reset is further away than the server may wait (--max-wait), every tool that
+// sends requests answers at once with the reset time, sending nothing, until that time has passed:
+// a model that keeps calling would otherwise spend a request (and the server's patience) per call.
+// The reset time is kept beside the usage ledger (`mcp-rate-limit.json`, per profile and server), so
+// a restarted server does not send into a limit that resets in six days either. Keeping it is best
+// effort: a file that cannot be read or written only loses the pause across restarts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RateLimitedError } from '../api/errors.js';
+import { describeDuration } from '../api/retry-after.js';
+
+export interface PauseStore {
+  /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */
+  file: string;
+  /** Which account on which server the pause is for. */
+  key: string;
+}
+
+export class RateLimitPause {
+  readonly #now: () => number;
+  readonly #store: PauseStore | undefined;
+  #until: Date | undefined;
+
+  constructor(store?: PauseStore, now: () => number = Date.now) {
+    this.#now = now;
+    this.#store = store;
+    const kept = store ? readPauses(store.file)[store.key] : undefined;
+    const at = kept === undefined ? Number.NaN : Date.parse(kept);
+    if (at > now()) this.#until = new Date(at);
+  }
+
+  /** Looks at a failure: a rate limit with a reset time in the future pauses the session until then. */
+  note(error: unknown): void {
+    if (!(error instanceof RateLimitedError) || !error.resetAt) return;
+    if (error.resetAt.getTime() <= this.#now()) return;
+    if (this.#until && error.resetAt <= this.#until) return;
+    this.#until = error.resetAt;
+    if (this.#store) writePause(this.#store, error.resetAt, this.#now());
+  }
+
+  /** When the pause ends, if one is running now. */
+  get until(): Date | undefined {
+    if (this.#until && this.#until.getTime() <= this.#now()) this.#until = undefined;
+    return this.#until;
+  }
+
+  /** The refusal's lines while paused, or undefined. */
+  refusal(capsText: string): string[] | undefined {
+    const until = this.until;
+    if (!until) return undefined;
+    return [
+      `leadctl: the API's rate limit is reached until ${until.toISOString()} (${describeDuration(until.getTime() - this.#now())}); no request was sent.`,
+      `Tools that send requests answer this way until then; the usage tool still works. ${capsText} Tell the user when the limit resets.`,
+    ];
+  }
+}
+
+function readPauses(file: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const pauses = (parsed as { pauses?: unknown }).pauses;
+    if (pauses === null || typeof pauses !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(pauses).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
+}
+
+function writePause(store: PauseStore, until: Date, nowMs: number): void {
+  const pauses = Object.fromEntries(
+    Object.entries(readPauses(store.file)).filter(([, at]) => Date.parse(at) > nowMs),
+  );
+  pauses[store.key] = until.toISOString();
+  const temporary = path.join(path.dirname(store.file), `.mcp-rate-limit.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(temporary, `${JSON.stringify({ version: 1, pauses })}\n`, { mode: 0o600 });
+    fs.renameSync(temporary, store.file);
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}

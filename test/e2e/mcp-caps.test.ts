@@ -1,0 +1,161 @@
+// Spending an assistant cannot burn: the live-search caps per session and per UTC day (the day's
+// count in the usage ledger, shared by servers running one after the other or side by side), the
+// ledger written after every call, --read-only and --tools. The server counts what really arrived.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { apiRoot, readLedger, today, writeLedger } from '../helpers/ledger.js';
+import { callTool, type McpProcess, readContent, startMcp } from '../helpers/mcp-session.js';
+import { type Answer, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { tempDir } from '../helpers/temp.js';
+
+const SEARCH = { query: 'plumber', location: 'Austin' };
+const found = json(200, {
+  query: 'plumber',
+  location: 'Austin',
+  count: 1,
+  results: [{ place_id: 'p1', name: 'Joe' }],
+});
+/** The same answer after a pause, so that searches of two servers overlap in time. */
+const slowly =
+  (ms: number, answer: Answer): Answer =>
+  (res, request, destroy) =>
+    setTimeout(() => answer(res, request, destroy), ms);
+
+describe('live-search caps', () => {
+  let server: OddServer;
+  beforeAll(async () => {
+    server = await startOddServer();
+    server.route(
+      'GET',
+      '/api/v1/leads',
+      json(200, { leads: [], meta: { page: 1, limit: 25, total: 0, totalPages: 0 } }),
+    );
+  });
+  afterAll(() => server.close());
+  const searchesSent = () => server.requests.filter((r) => r.method === 'POST').length;
+  const envWith = (stateHome: string) => ({
+    LEADCTL_BASE_URL: server.baseUrl,
+    LEADCTL_API_KEY: 'lk_test_caps_0123456789',
+    XDG_STATE_HOME: stateHome,
+  });
+  const search = (mcp: McpProcess) => callTool(mcp, 'search_businesses', SEARCH);
+
+  it('--max-searches: the session refuses the next search, names both caps, and sends nothing', async () => {
+    server.route('POST', '/api/v1/search', found);
+    const mcp = await startMcp(['--max-searches', '2'], envWith(tempDir('mcp-state')));
+    expect(mcp.client.getInstructions()).toContain('at most 2 searches per session and 50 per UTC day');
+    const before = searchesSent();
+    expect((await search(mcp)).isError).toBeFalsy();
+    expect(readContent(await search(mcp)).ours).toContain(
+      'Searches left: 0 (0 of 2 this session, 48 of 50 today)',
+    );
+    const refused = await search(mcp);
+    expect(refused.isError).toBe(true);
+    expect(readContent(refused).ours).toMatch(
+      /^leadctl: this session's live-search cap is reached: it has sent 2 searches, .*no search was sent\nThis server sends at most 2 searches per session and 50 per UTC day \(set by the user\)\./,
+    );
+    expect(searchesSent() - before).toBe(2);
+    // Reading goes on.
+    expect((await callTool(mcp, 'list_leads', {})).isError).toBeFalsy();
+  });
+
+  it('--max-searches-per-day holds across two servers one after the other, sharing one ledger', async () => {
+    server.route('POST', '/api/v1/search', found);
+    const state = tempDir('mcp-state');
+    const before = searchesSent();
+    const first = await startMcp(['--max-searches-per-day', '3'], envWith(state));
+    expect((await search(first)).isError).toBeFalsy();
+    expect((await search(first)).isError).toBeFalsy();
+    // Written after each call, while the first server still runs: a killed host would lose nothing.
+    expect(readLedger(state).entries[0].days[today()]).toMatchObject({ requests: 2, searches: 2 });
+    expect((await first.closeInput()).exitCode).toBe(0);
+
+    const second = await startMcp(['--max-searches-per-day', '3'], envWith(state));
+    expect((await search(second)).isError).toBeFalsy();
+    const refused = await search(second);
+    expect(refused.isError).toBe(true);
+    expect(readContent(refused).ours).toMatch(
+      /^leadctl: the daily live-search cap is reached: 3 searches were sent today \(UTC\) .* the user allows 3 a day .*no search was sent\nThis server sends at most 10 searches per session and 3 per UTC day/,
+    );
+    expect(searchesSent() - before).toBe(3);
+  });
+
+  it('two servers searching side by side never send more than the daily cap between them', async () => {
+    server.route('POST', '/api/v1/search', slowly(150, found));
+    const state = tempDir('mcp-state');
+    const before = searchesSent();
+    const [a, b] = await Promise.all([
+      startMcp(['--max-searches-per-day', '3'], envWith(state)),
+      startMcp(['--max-searches-per-day', '3'], envWith(state)),
+    ]);
+    const results = await Promise.all([search(a), search(b), search(a), search(b), search(a), search(b)]);
+    expect(results.filter((r) => !r.isError)).toHaveLength(3);
+    expect(
+      results.filter((r) => r.isError).every((r) => readContent(r).ours.includes('daily live-search cap')),
+    ).toBe(true);
+    expect(searchesSent() - before).toBe(3);
+    expect(readLedger(state).entries[0].days[today()]).toMatchObject({ searches: 3 });
+  });
+
+  it("counts the day's searches already in the ledger from other leadctl runs", async () => {
+    server.route('POST', '/api/v1/search', found);
+    const state = tempDir('mcp-state');
+    writeLedger(state, server.baseUrl, { requests: 60, searches: 50 });
+    const before = searchesSent();
+    const mcp = await startMcp([], envWith(state));
+    const refused = await search(mcp);
+    expect(readContent(refused).ours).toMatch(/^leadctl: the daily live-search cap is reached: 50 searches/);
+    expect(searchesSent() - before).toBe(0);
+    expect(readLedger(state).entries[0].baseUrl).toBe(apiRoot(server.baseUrl));
+  });
+});
+
+describe('which tools the host sees', () => {
+  let server: OddServer;
+  beforeAll(async () => {
+    server = await startOddServer();
+  });
+  afterAll(() => server.close());
+  const env = () => ({ LEADCTL_BASE_URL: server.baseUrl, LEADCTL_API_KEY: 'lk_test_tools_0123456789' });
+  const toolNames = async (mcp: McpProcess) => (await mcp.client.listTools()).tools.map((t) => t.name).sort();
+
+  it('--read-only serves no search, and says so in the instructions', async () => {
+    const mcp = await startMcp(['--read-only'], env());
+    expect(await toolNames(mcp)).toEqual(['find_saved_leads', 'list_leads', 'list_search_history', 'usage']);
+    expect(mcp.client.getInstructions()).toContain('This session is read-only');
+    const refused = await callTool(mcp, 'search_businesses', SEARCH);
+    expect(refused.isError).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--tools serves only the named tools', async () => {
+    const mcp = await startMcp(['--tools', 'find_saved_leads, usage'], env());
+    expect(await toolNames(mcp)).toEqual(['find_saved_leads', 'usage']);
+  });
+
+  it('refuses an unknown tool name, and a search asked for under --read-only, before starting', async () => {
+    const unknown = await runCli(['mcp', '--tools', 'list_leads,delete_everything'], {
+      env: env(),
+      input: '',
+    });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toBe(
+      'leadctl: unknown tool "delete_everything" in --tools\nthe tools are: search_businesses, find_saved_leads, list_leads, list_search_history, usage\n',
+    );
+    const both = await runCli(['mcp', '--read-only', '--tools', 'search_businesses'], {
+      env: env(),
+      input: '',
+    });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/^leadctl: --read-only serves no search_businesses, but --tools names it\n/);
+  });
+
+  it('--help gives --max-wait the default the server uses', async () => {
+    const help = await runCli(['mcp', '--help']);
+    expect(help.stdout).toMatch(
+      /--max-wait <s> +longest single wait on a rate limit before giving\s+up \(default here: 10\)/,
+    );
+    expect(help.stdout).not.toMatch(/--max-wait[^\n]*\n?[^\n]*\(default: 60\)/);
+  });
+});
