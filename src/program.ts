@@ -14,6 +14,7 @@ import { registerMcp } from './commands/mcp.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
 import { registerUsage } from './commands/usage.js';
+import { explainRun } from './ui/error-lines.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(io: Io, signal: AbortSignal): Command {
@@ -22,20 +23,21 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   program
     // `config help set` ends in commander's help() (code commander.help, exit 0): that is help shown
     // on request, as --help is, so it is passed on as such rather than as a usage error.
-    .exitOverride((error) => {
+    .exitOverride(function passOn(this: Command, error) {
       if (error.code === 'commander.help' && error.exitCode === 0) {
         throw new CommanderError(0, 'commander.helpDisplayed', error.message);
       }
-      throw error;
+      // cli.ts words a usage error (one line and a hint naming this command's --help).
+      throw Object.assign(error, { commandPath: commandPathOf(this) });
     })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`leadctl: ${text.replace(/^error: /, '')}`),
+      // Said by cli.ts instead, in the contract's shape (ui/usage-error-lines.ts).
+      outputError: () => {},
     })
     // Each command's help also lists the options every command takes (--sandbox, --api-key, -q…).
     .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError('Run with --help for usage.')
     .showSuggestionAfterError(true);
 
   program
@@ -58,6 +60,9 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('-q, --quiet', 'no progress and no notices on stderr')
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
     .option('--no-color', 'no colour on stderr or in tables');
+
+  // Hints name what this command can change (error-lines.ts): `api nothing` lacks a path, not a base URL.
+  program.hook('preAction', (_program, action) => explainRun({ command: commandPathOf(action) }));
 
   program.addHelpText('after', TOPICS_POINTER);
   program.addHelpText(
@@ -86,4 +91,11 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerMcp(program, contextFor);
   registerHelp(program, contextFor);
   return program;
+}
+
+/** `config set` for the command `leadctl config set` ran as; '' for the program itself. */
+function commandPathOf(command: Command | undefined): string {
+  const names: string[] = [];
+  for (let at = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
