@@ -23,10 +23,13 @@ describe('auth login --with-token', () => {
   it('checks the key with one request, then stores base URL and key in the named profile', async () => {
     const home = await tempConfigHome();
     const before = sandbox.requests.length;
-    const r = await runCli(['--profile', 'work', 'auth', 'login', '--with-token', '--base-url', sandbox.url], {
-      env: { XDG_CONFIG_HOME: home },
-      input: `${SANDBOX_KEYS.pro}\n`,
-    });
+    const r = await runCli(
+      ['--profile', 'work', 'auth', 'login', '--with-token', '--base-url', sandbox.url],
+      {
+        env: { XDG_CONFIG_HOME: home },
+        input: `${SANDBOX_KEYS.pro}\n`,
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -73,7 +76,10 @@ describe('auth login --with-token', () => {
       input: SANDBOX_KEYS.agency,
     });
     expect(r.exitCode).toBe(0);
-    expect(stored(home).profiles.default).toEqual({ 'base-url': sandbox.url, 'api-key': SANDBOX_KEYS.agency });
+    expect(stored(home).profiles.default).toEqual({
+      'base-url': sandbox.url,
+      'api-key': SANDBOX_KEYS.agency,
+    });
   });
 });
 
@@ -81,7 +87,10 @@ describe('auth logout', () => {
   it('removes the stored key and says which; the base URL stays', async () => {
     const home = await tempConfigHome();
     const env = { XDG_CONFIG_HOME: home };
-    await runCli(['auth', 'login', '--with-token', '--base-url', sandbox.url], { env, input: SANDBOX_KEYS.pro });
+    await runCli(['auth', 'login', '--with-token', '--base-url', sandbox.url], {
+      env,
+      input: SANDBOX_KEYS.pro,
+    });
     const r = await runCli(['auth', 'logout'], { env });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe(
