@@ -33,6 +33,9 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // The width of the streams main() was given, not of whatever process.stdout is.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
       // Said by cli.ts instead, in the contract's shape (ui/usage-error-lines.ts).
       outputError: () => {},
     })
