@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,9 @@ export default defineConfig({
     setupFiles: ['test/helpers/clean-process-env.ts'],
     // e2e tests spawn the built binary and sandbox servers: forks isolate them best.
     pool: 'forks',
+    // Most test time is spent waiting on a spawned leadctl or a server, not computing: vitest's default
+    // (one worker per core but one) runs a 2-core machine's files one at a time and leaves a core idle.
+    maxWorkers: availableParallelism() + 1,
     // A safety net for a test that hangs, never a bound on speed: a loaded laptop runs the suite several
     // times slower than an idle machine, and no test may fail for that alone.
     testTimeout: 120_000,
