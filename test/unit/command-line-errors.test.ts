@@ -75,6 +75,14 @@ describe('a profile without a base URL', () => {
     );
   });
 
+  it('a profile that does not exist points to auth login for it', async () => {
+    const { exitCode, stderr } = await runInProcess(['--profile', 'nope', 'leads']);
+    expect(exitCode).toBe(2);
+    expect(stderr.split('\n')[1]).toBe(
+      'create it with: leadctl --profile nope auth login (or: leadctl --profile nope config set api-key)',
+    );
+  });
+
   it('usage runs without one: it reads only the local ledger', async () => {
     const { exitCode, stdout, stderr } = await runInProcess(['usage', '--json']);
     expect(stderr).toBe('');
