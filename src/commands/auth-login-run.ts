@@ -45,7 +45,7 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   }
   const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr), {
     kind: 'argument',
-  }) as string;
+  });
 
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
@@ -100,11 +100,10 @@ async function chooseBaseUrl(
 ): Promise<string> {
   const { io, globals } = ctx;
   if (globals.baseUrl !== undefined) {
-    return parseConfigValue('base-url', globals.baseUrl, { kind: 'flag', name: '--base-url' }) as string;
+    return parseConfigValue('base-url', globals.baseUrl, { kind: 'flag', name: '--base-url' });
   }
   const fromEnv = io.env.LEADCTL_BASE_URL?.trim();
-  if (fromEnv)
-    return parseConfigValue('base-url', fromEnv, { kind: 'env', name: 'LEADCTL_BASE_URL' }) as string;
+  if (fromEnv) return parseConfigValue('base-url', fromEnv, { kind: 'env', name: 'LEADCTL_BASE_URL' });
   const stored = storedValue(at.stored, 'base-url', { profile: at.profile, path: at.configPath });
   if (stored !== undefined) return stored;
   if (!at.terminal) {
@@ -115,7 +114,7 @@ async function chooseBaseUrl(
   }
   const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ');
   if (typed === '') throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
-  return parseConfigValue('base-url', typed, { kind: 'argument' }) as string;
+  return parseConfigValue('base-url', typed, { kind: 'argument' });
 }
 
 /** One line typed on the terminal, echoed as usual. */

@@ -1,5 +1,6 @@
-// `leadctl usage`: what the ledger counted for this profile and base URL today and this month, beside
-// the plan's limits under both of the spec's plan tables. Reads only: no request, no lock.
+// `leadctl usage`: what the ledger counted for this profile and base URL (with none set: every base URL
+// the profile has counted, added up) today and this month, beside the plan's limits under both of the
+// spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../config/settings.js';
 import { formatCount } from '../ui/count.js';
 import { readLedger } from '../usage/ledger-file.js';
