@@ -93,7 +93,29 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerApi(program, contextFor);
   registerMcp(program, contextFor);
   registerHelp(program, contextFor);
+  // Groups of subcommands that take no words of their own (`help` takes a command or a topic).
+  for (const group of program.commands) {
+    if (group.commands.length > 0 && group.registeredArguments.length === 0) showHelpWhenBare(group);
+  }
   return program;
+}
+
+/**
+ * `leadctl auth` or `leadctl config` alone asks what the group holds: its help on stdout, exit 0, as
+ * bare `leadctl` and gh do (commander would print it on stderr as an error). A word that names no
+ * subcommand is still an unknown command, with commander's own suggestion.
+ */
+function showHelpWhenBare(group: Command): void {
+  // An action turns off commander's implicit `help` subcommand: kept on (`config help set`).
+  group.helpCommand(true);
+  group.allowExcessArguments().action(function helpOrUnknown(this: Command) {
+    if (this.args.length === 0) {
+      this.outputHelp();
+      return;
+    }
+    // commander's own refusal (and "did you mean"), which its dispatch would have given.
+    (this as unknown as { unknownCommand(): never }).unknownCommand();
+  });
 }
 
 /** `config set` for the command `leadctl config set` ran as; '' for the program itself. */

@@ -43,18 +43,24 @@ describe('refused command lines', () => {
     ],
     [['leads', 'extra'], 'leadctl: leads takes no arguments, got 1', 'see: leadctl leads --help'],
     [['config', 'get'], 'leadctl: missing <key>', 'see: leadctl config get --help'],
+    [['config', 'sett', 'format'], "leadctl: unknown command 'sett'", 'did you mean set?'],
+    [['auth', 'whoami'], "leadctl: unknown command 'whoami'", 'see: leadctl auth --help'],
   ])('%j', async (argv, what, hint) => {
     const { exitCode, stdout, stderr } = await runInProcess(argv);
     expect({ exitCode, stdout, stderr }).toEqual({ exitCode: 2, stdout: '', stderr: `${what}\n${hint}\n` });
   });
 });
 
-describe('bare leadctl', () => {
-  it('prints the help on stdout with exit 0, as gh does', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess([]);
+describe('bare leadctl, and a group of commands alone', () => {
+  it.each([
+    [[], 'leadctl'],
+    [['auth'], 'leadctl auth'],
+    [['--profile', 'work', 'config'], 'leadctl config'],
+  ])('%j prints its help on stdout with exit 0, as gh does', async (argv, usage) => {
+    const { exitCode, stdout, stderr } = await runInProcess(argv);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toMatch(/^Usage: leadctl \[options\] \[command\]\n/);
+    expect(stdout.startsWith(`Usage: ${usage} [options] [command]\n`)).toBe(true);
     expect(stdout).toContain('\nCommands:\n');
   });
 });
