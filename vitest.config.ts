@@ -1,12 +1,20 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    // The developer's NO_COLOR, TERM, COLUMNS, LEADCTL_*, proxies and config never reach a test.
+    setupFiles: ['test/helpers/clean-process-env.ts'],
     // e2e tests spawn the built binary and sandbox servers: forks isolate them best.
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Most test time is spent waiting on a spawned leadctl or a server, not computing: vitest's default
+    // (one worker per core but one) runs a 2-core machine's files one at a time and leaves a core idle.
+    maxWorkers: availableParallelism() + 1,
+    // A safety net for a test that hangs, never a bound on speed: a loaded laptop runs the suite several
+    // times slower than an idle machine, and no test may fail for that alone.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -25,6 +25,8 @@ _leadctl_subcommand() {
     'leadctl config:remove-profile') echo remove-profile ;;
     'leadctl config:path') echo path ;;
     'leadctl config:help') echo help ;;
+    'leadctl auth:login') echo login ;;
+    'leadctl auth:logout') echo logout ;;
     'leadctl auth:status') echo status ;;
     'leadctl auth:help') echo help ;;
     'leadctl help:environment') echo environment ;;
@@ -49,7 +51,7 @@ _leadctl_subcommands() {
   case "$1:${2-}" in
     'leadctl:') printf '%s\n' leads history search config completion sandbox auth sync usage api mcp help ;;
     'leadctl config:') printf '%s\n' set get unset list profiles remove-profile path help ;;
-    'leadctl auth:') printf '%s\n' status help ;;
+    'leadctl auth:') printf '%s\n' login logout status help ;;
     'leadctl help:') printf '%s\n' environment exit-codes leads history search config completion sandbox auth sync usage api mcp ;;
     *) return 1 ;;
   esac
@@ -74,6 +76,8 @@ _leadctl_options() {
     'leadctl completion:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sandbox:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --port --host --plan --variant --leads --history --latency --fail-rate --reset-rate --seed --daily-limit --live-search-limit --hostile-data -h --help ;;
     'leadctl auth:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
+    'leadctl auth login:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --with-token -h --help ;;
+    'leadctl auth logout:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color -h --help ;;
     'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --db -h --help ;;
@@ -180,7 +184,7 @@ _leadctl_argument_choices() {
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;
-    'leadctl auth help:0') printf '%s\n' status ;;
+    'leadctl auth help:0') printf '%s\n' login logout status ;;
     *) return 1 ;;
   esac
 }

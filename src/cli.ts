@@ -7,6 +7,7 @@ import { partialFileOf } from './output/partial-note.js';
 import { buildProgram } from './program.js';
 import { errorLines } from './ui/error-lines.js';
 import { safeForStderr } from './ui/safe-text.js';
+import { commandLineErrorLines } from './ui/usage-error-lines.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const stdoutFailure = watchStdout(io.stdout);
@@ -14,7 +15,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   let code: number;
   try {
     const program = buildProgram(io, interrupts.signal);
-    await program.parseAsync(argv, { from: 'user' });
+    // Bare `leadctl` asks what it can do: help on stdout, exit 0 (as gh does).
+    await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
     const verbose = argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1';
@@ -103,6 +105,9 @@ function interruptedOr(error: unknown): unknown {
 interface CommanderLikeError {
   code: string;
   exitCode: number;
+  message: string;
+  /** Set by program.ts: the command whose line was refused. */
+  commandPath?: string;
 }
 
 function isCommanderError(error: unknown): error is CommanderLikeError {
@@ -115,9 +120,12 @@ function isCommanderError(error: unknown): error is CommanderLikeError {
 
 function renderError(error: unknown, io: Io, verbose: boolean): number {
   if (isCommanderError(error)) {
-    // commander has already written its message (and suggestion) to stderr.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
+    // commander.help: a command with subcommands ran without one; commander printed its help.
+    if (error.code === 'commander.help') return ExitCode.usage;
+    const failure = { code: error.code, message: error.message, commandPath: error.commandPath ?? '' };
+    for (const line of commandLineErrorLines(failure)) io.stderr.write(`${safeForStderr(line)}\n`);
     return ExitCode.usage;
   }
   if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;

@@ -15,6 +15,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerSearch } from './commands/search.js';
 import { registerSync } from './commands/sync.js';
 import { registerUsage } from './commands/usage.js';
+import { explainRun } from './ui/error-lines.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(io: Io, signal: AbortSignal): Command {
@@ -23,20 +24,24 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   program
     // `config help set` ends in commander's help() (code commander.help, exit 0): that is help shown
     // on request, as --help is, so it is passed on as such rather than as a usage error.
-    .exitOverride((error) => {
+    .exitOverride(function passOn(this: Command, error) {
       if (error.code === 'commander.help' && error.exitCode === 0) {
         throw new CommanderError(0, 'commander.helpDisplayed', error.message);
       }
-      throw error;
+      // cli.ts words a usage error (one line and a hint naming this command's --help).
+      throw Object.assign(error, { commandPath: commandPathOf(this) });
     })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`leadctl: ${text.replace(/^error: /, '')}`),
+      // The width of the streams main() was given, not of whatever process.stdout is.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      // Said by cli.ts instead, in the contract's shape (ui/usage-error-lines.ts).
+      outputError: () => {},
     })
     // Each command's help also lists the options every command takes (--sandbox, --api-key, -q…).
     .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError('Run with --help for usage.')
     .showSuggestionAfterError(true);
 
   program
@@ -59,6 +64,9 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('-q, --quiet', 'no progress and no notices on stderr')
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
     .option('--no-color', 'no colour on stderr or in tables');
+
+  // Hints name what this command can change (error-lines.ts): `api nothing` lacks a path, not a base URL.
+  program.hook('preAction', (_program, action) => explainRun({ command: commandPathOf(action) }));
 
   program.addHelpText('after', TOPICS_POINTER);
   program.addHelpText(
@@ -87,5 +95,34 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   registerApi(program, contextFor);
   registerMcp(program, contextFor);
   registerHelp(program, contextFor);
+  // Groups of subcommands that take no words of their own (`help` takes a command or a topic).
+  for (const group of program.commands) {
+    if (group.commands.length > 0 && group.registeredArguments.length === 0) showHelpWhenBare(group);
+  }
   return program;
+}
+
+/**
+ * `leadctl auth` or `leadctl config` alone asks what the group holds: its help on stdout, exit 0, as
+ * bare `leadctl` and gh do (commander would print it on stderr as an error). A word that names no
+ * subcommand is still an unknown command, with commander's own suggestion.
+ */
+function showHelpWhenBare(group: Command): void {
+  // An action turns off commander's implicit `help` subcommand: kept on (`config help set`).
+  group.helpCommand(true);
+  group.allowExcessArguments().action(function helpOrUnknown(this: Command) {
+    if (this.args.length === 0) {
+      this.outputHelp();
+      return;
+    }
+    // commander's own refusal (and "did you mean"), which its dispatch would have given.
+    (this as unknown as { unknownCommand(): never }).unknownCommand();
+  });
+}
+
+/** `config set` for the command `leadctl config set` ran as; '' for the program itself. */
+function commandPathOf(command: Command | undefined): string {
+  const names: string[] = [];
+  for (let at = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }

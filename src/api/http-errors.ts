@@ -44,7 +44,7 @@ export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
   if (status === 404) {
     return new NotFoundError(withServerMessage(`not found (404): ${url.pathname}`, serverMessage), {
       ...info,
-      hint: 'check --base-url: leadctl appends /api/v1/... to it, so give the address the API is served from',
+      hint: 'check `baseUrl`: the client appends /api/v1/... to it, so give the address the API is served from',
     });
   }
   return new ValidationError(
@@ -61,7 +61,7 @@ export function serverErrorFor(response: FailedResponse, attempts: number, note?
   return new ServerError(withServerMessage(summary, serverMessage) + (note ? ` (${note})` : ''), {
     status: response.status,
     serverMessage,
-    hint: 'the service may be having trouble: try again later (--retries sets how often leadctl retries)',
+    hint: 'the service may be having trouble: try again later (`retries` sets how often the client retries)',
   });
 }
 
@@ -77,7 +77,7 @@ export function redirectError(status: number, location: string | undefined, url:
   }
   return new ProtocolError(
     `the server redirected (${status}) to ${target}; leadctl does not follow redirects with the API key attached`,
-    'if the API has moved, set --base-url to its new address',
+    'if the API has moved, set `baseUrl` to its new address',
   );
 }
 
@@ -132,7 +132,7 @@ export function networkErrorFor(
   if (isHttpParserError(error) || code?.startsWith('HPE_')) {
     return new ProtocolError(
       `${host} did not answer with valid HTTP (${parserReason(error, code)})`,
-      'check --base-url: is it the API?',
+      'check `baseUrl`: is it the API?',
     );
   }
   if (code === undefined) return undefined;
@@ -143,7 +143,7 @@ export function networkErrorFor(
       `secure connection to ${host} failed: it answered in plain HTTP, not TLS (${code})`,
       'tls',
       {
-        hint: `use http:// in --base-url for a plain-http port, or the port that serves https`,
+        hint: 'use http:// in `baseUrl` for a plain-http port, or the port that serves https',
         cause: error,
       },
     );
@@ -157,11 +157,11 @@ export function networkErrorFor(
     unreachable: `cannot reach ${host} (network unreachable: ${code})`,
   };
   const hints: Record<NetworkKind, string> = {
-    refused: 'check --base-url, and that the server is running',
+    refused: 'check `baseUrl`, and that the server is running',
     reset: 'the server or a proxy dropped the connection: try again later',
-    timeout: 'the server is slow or unreachable: try again later, or raise --timeout',
-    dns: 'check the host name in --base-url, and your network connection',
-    tls: "the server's certificate could not be verified, or it does not speak TLS: check --base-url",
+    timeout: 'the server is slow or unreachable: try again later, or raise `timeoutMs`',
+    dns: 'check the host name in `baseUrl`, and your network connection',
+    tls: "the server's certificate could not be verified, or it does not speak TLS: check `baseUrl`",
     unreachable: 'check your network connection',
   };
   return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });

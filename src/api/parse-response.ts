@@ -111,7 +111,7 @@ export function decodeJsonObject(response: RawResponse): Record<string, unknown>
     const looksLikeHtml = /html/i.test(response.contentType ?? '') || /^\s*</.test(response.body);
     throw new ProtocolError(
       `server answered ${response.status} with something that is not JSON: ${quoteBody(response.body)}`,
-      looksLikeHtml ? 'that looks like a web page: check that --base-url points at the API' : undefined,
+      looksLikeHtml ? 'that looks like a web page: check that `baseUrl` points at the API' : undefined,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

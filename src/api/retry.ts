@@ -101,7 +101,7 @@ export function decideRetry(
   if (askedAt !== undefined) {
     const waitMs = Math.max(0, askedAt - nowMs);
     if (waitMs > policy.maxWaitMs) {
-      const note = `it asks to retry ${describeDuration(waitMs)}, longer than --max-wait`;
+      const note = `it asks to retry ${describeDuration(waitMs)}, longer than \`maxWaitMs\``;
       return { retry: false, error: serverErrorFor(response, attempts, note) };
     }
     return { retry: true, waitMs, reason: 'server-error' };
@@ -120,7 +120,7 @@ function decideRateLimited(
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status: response.status, serverMessage };
   const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
-  const hint = `wait until then, or raise --max-wait (now ${Math.round(policy.maxWaitMs / 1000)} s) to let leadctl wait`;
+  const hint = `wait until then, or raise \`maxWaitMs\` (now ${policy.maxWaitMs}) to let the client wait`;
   const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
   if (fromBody?.kind === 'unreadable') {
     const error = new RateLimitedError(`${head}; the server says retry after "${fromBody.raw}"`, {
@@ -133,7 +133,7 @@ function decideRateLimited(
   const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
   const resetAt = at === undefined ? undefined : new Date(at);
   if (resetAt === undefined && policy.maxWaitMs <= 0) {
-    const message = `${head}; the server did not say when to retry, and --max-wait is 0`;
+    const message = `${head}; the server did not say when to retry, and \`maxWaitMs\` is 0`;
     return { retry: false, error: new RateLimitedError(message, { ...info, hint: 'try again later' }) };
   }
   // Without a time from the server, back off, but never beyond --max-wait.

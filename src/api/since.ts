@@ -26,7 +26,7 @@ export function parseSince(text: string, nowMs: number): Date {
   const value = text.trim();
   const parsed = parseSpan(value, nowMs) ?? parseDate(value) ?? parseDateTime(value);
   if (parsed === undefined || Number.isNaN(parsed.getTime())) {
-    throw new UsageError(`invalid --since value "${text}"`, ACCEPTED_FORMS);
+    throw new UsageError(`invalid \`since\` value "${text}"`, ACCEPTED_FORMS);
   }
   return parsed;
 }

@@ -18,7 +18,7 @@ export function resolveApiRoot(baseUrl: string): URL {
   } catch {
     throw new UsageError(
       `invalid base URL "${trimmed}"`,
-      'use a full address such as https://api.example.com (set it with --base-url or LEADCTL_BASE_URL)',
+      '`baseUrl` takes a full address such as https://api.example.com',
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {

@@ -4,12 +4,14 @@
 // shown as escapes and the key is masked.
 
 import { UsageError } from '../api/errors.js';
+import { parseJsonLossless } from '../api/lossless-json.js';
 import { rawApiUrl, rawPages } from '../api/raw-request.js';
+import { prettyJson } from '../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
 import { openOutput } from '../output/writer.js';
 import { maskApiKey } from '../text/mask.js';
 import { type Field, jsonBody, queryPairs } from './api-fields.js';
-import type { CommandContext } from './context.js';
+import { type CommandContext, colorAllowed } from './context.js';
 import { openSession } from './session.js';
 
 /** The options of `leadctl api`, as commander parses them. */
@@ -33,7 +35,9 @@ export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext)
   const output = await openOutput({ stdout: ctx.io.stdout });
   try {
     const url = rawApiUrl(session.client.apiRoot, path, inQuery ? queryPairs(fields) : []);
-    const shown = ctx.io.stdout.isTTY ? forTerminal(session.settings.apiKey) : (text: string) => text;
+    const shown = ctx.io.stdout.isTTY
+      ? forTerminal(session.settings.apiKey, colorAllowed(ctx))
+      : (text: string) => text;
     if (flags.paginate) {
       await writePages(output, rawPages(session.client, url, ctx.signal), shown);
     } else {
@@ -76,12 +80,29 @@ async function writePages(
   }
 }
 
-/** Escapes for what a terminal would act on (line breaks and tabs kept: the body keeps its layout). */
-function forTerminal(apiKey: string | undefined) {
+/**
+ * For a person: JSON indented (and coloured when allowed) as the json format is on a terminal, with
+ * the digits the server sent; anything else as it came. Then escapes for what a terminal would act on
+ * (line breaks and tabs kept: the body keeps its layout).
+ */
+function forTerminal(apiKey: string | undefined, color: boolean) {
   return (text: string): string => {
-    const safe = text.replace(UNSAFE_FOR_TERMINAL, (char) =>
-      char === '\n' || char === '\t' ? char : visibleEscape(char),
+    const pretty = prettyOrUndefined(text, color);
+    // In indented JSON every escape character is one of its colours: the data's are \u001b.
+    const keep = (char: string) =>
+      char === '\n' || char === '\t' || (pretty !== undefined && char === '\u001b');
+    const safe = (pretty ?? text).replace(UNSAFE_FOR_TERMINAL, (char) =>
+      keep(char) ? char : visibleEscape(char),
     );
     return apiKey ? safe.replaceAll(apiKey, maskApiKey(apiKey)) : safe;
   };
+}
+
+function prettyOrUndefined(text: string, color: boolean): string | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return prettyJson(parseJsonLossless(text), color);
+  } catch {
+    return undefined;
+  }
 }

@@ -5,10 +5,38 @@ import { examples } from './help-text.js';
 export function registerAuth(program: Command, contextFor: ContextFor): Command {
   const auth = program
     .command('auth')
+    .description('log in (store a checked base URL and key), log out, or check which ones a run uses')
+    .addHelpText(
+      'after',
+      examples(['leadctl auth login', 'leadctl auth status', 'leadctl --profile work auth status']),
+    );
+  auth
+    .command('login')
     .description(
-      'check the setup: which profile, base URL and key a run uses, and whether the server accepts it',
+      'store a base URL and API key in the profile, after one request checks them; asks on a terminal',
     )
-    .addHelpText('after', examples(['leadctl auth status', 'leadctl --profile work auth status']));
+    .option('--with-token', 'read the API key from standard input (for scripts)')
+    .addHelpText(
+      'after',
+      '\nThe base URL comes from --base-url, LEADCTL_BASE_URL or the profile, else it is asked for.\n' +
+        examples([
+          'leadctl auth login                                  # asks for the base URL and key',
+          'echo "$LEAD_API_KEY" | leadctl auth login --with-token --base-url https://api.example.com',
+          'leadctl --profile work auth login',
+        ]),
+    )
+    .action(async (flags: { withToken?: boolean }, self: Command) => {
+      const { runAuthLogin } = await import('./runs.js');
+      await runAuthLogin(flags, contextFor(self));
+    });
+  auth
+    .command('logout')
+    .description("remove the profile's stored API key (the base URL and other settings stay)")
+    .addHelpText('after', examples(['leadctl auth logout', 'leadctl --profile work auth logout']))
+    .action(async (_flags: unknown, self: Command) => {
+      const { runAuthLogout } = await import('./runs.js');
+      await runAuthLogout(contextFor(self));
+    });
   auth
     .command('status')
     .description('profile, base URL, where the key comes from (masked), and one request to check it')

@@ -6,7 +6,9 @@ export function integerIn(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
     if (!/^\s*[+-]?\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+      // No one types 9007199254740991: an open range says only its floor.
+      const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+      throw new InvalidArgumentError(`expected a whole number ${range}.`);
     }
     return n;
   };

@@ -4,7 +4,7 @@ import { type ClientHooks, LeadClient } from '../api/client.js';
 import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { deprecationWarning } from '../ui/deprecation-warning.js';
-import { explainRejectedKey } from '../ui/error-lines.js';
+import { explainRejectedKey, explainRun } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { formatWait } from '../ui/wait-time.js';
 import { ledgerKey } from '../usage/ledger-key.js';
@@ -71,6 +71,7 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     close: async () => {},
   };
   explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
+  explainRun({ maxWaitSec: settings.maxWaitSec });
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({});
@@ -89,7 +90,8 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
 /** The client for a target; a missing base URL or key (both named at once) is an error. */
 export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
   const { baseUrl, apiKey, settings, ui } = target;
-  if (!baseUrl || !apiKey) throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey });
+  if (!baseUrl || !apiKey)
+    throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey, profile: settings.profile });
   const usage = createUsageRecorder({
     env: target.env,
     key: ledgerKey(settings.profile, baseUrl, target.baseUrlSource),

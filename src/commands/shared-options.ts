@@ -3,7 +3,7 @@
 import { type Command, Option } from 'commander';
 import { chooseOutputFormat } from '../output/format-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
-import { fieldList, integerIn } from './parsers.js';
+import { fieldList, integerAtLeast, integerIn } from './parsers.js';
 
 export type FormatName = OutputFormat;
 
@@ -56,7 +56,7 @@ export function addPagingOptions(command: Command): Command {
     .option('--page <n>', 'page number, 1 or more (default: 1)', integerIn(1, 1_000_000_000))
     .option('--limit <n>', 'page size, 1..100 (default: 25; 100 with --all)', integerIn(1, 100))
     .option('-a, --all', 'every page, streamed in order')
-    .option('--max-items <n>', 'stop after n items (pages as needed)', integerIn(1, Number.MAX_SAFE_INTEGER))
+    .option('--max-items <n>', 'stop after n items (pages as needed)', integerAtLeast(1))
     .option('--since <when>', 'only items newer than an ISO date/time or a span like 24h, 7d')
     .option('--concurrency <n>', 'pages in flight with --all, 1..16 (default: 4)', integerIn(1, 16));
 }

@@ -1,13 +1,16 @@
-// `leadctl usage`: what the ledger counted for this profile and base URL today and this month, beside
-// the plan's limits under both of the spec's plan tables. Reads only: no request, no lock.
-import { missingSettingsError } from '../config/missing-settings.js';
+// `leadctl usage`: what the ledger counted for this profile and base URL (with none set: every base URL
+// the profile has counted, added up) today and this month, beside the plan's limits under both of the
+// spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../config/settings.js';
 import { formatCount } from '../ui/count.js';
+import { readLedger } from '../usage/ledger-file.js';
 import { ledgerKey, SANDBOX_KEY } from '../usage/ledger-key.js';
-import type { Counts } from '../usage/ledger-schema.js';
+import { addCounts, type LedgerKey } from '../usage/ledger-math.js';
+import { type Counts, zeroCounts } from '../usage/ledger-schema.js';
 import { ledgerFile } from '../usage/paths.js';
 import { PLAN_LIMITS, planLabel, type VariantLimits } from '../usage/plans.js';
-import { usageReport } from '../usage/report.js';
+import { type UsageReport, usageReport } from '../usage/report.js';
+import type { UsageTotals } from '../usage/totals.js';
 import type { CommandContext } from './context.js';
 import { openUi } from './session.js';
 
@@ -23,12 +26,20 @@ export async function runUsage(flags: { json?: boolean }, ctx: CommandContext): 
   );
   for (const warning of settings.warnings) ui.warn(warning);
   const baseUrl = globals.sandbox ? SANDBOX_KEY : settings.baseUrl;
-  if (!baseUrl) throw missingSettingsError({ baseUrl: true, apiKey: false });
-  const key = ledgerKey(settings.profile, baseUrl, globals.sandbox ? 'sandbox' : settings.baseUrlSource);
   const file = ledgerFile(io.env);
   const plan = settings.plan;
-  const { report, totals } = usageReport({ file, key, plan }, Date.now());
+  // Only the local ledger is read: with no base URL set, every base URL this profile has counted.
+  const keys = baseUrl
+    ? [ledgerKey(settings.profile, baseUrl, globals.sandbox ? 'sandbox' : settings.baseUrlSource)]
+    : profileKeys(file, settings.profile);
+  const now = Date.now();
+  const reports = keys.map((key) => usageReport({ file, key, plan }, now));
+  const { report, totals } =
+    baseUrl && reports[0]
+      ? reports[0]
+      : summed(reports, usageReport({ file, key: { profile: settings.profile, baseUrl: '' }, plan }, now));
   if (totals.problem) ui.warn(`usage ledger ${file} is unreadable (${totals.problem}); counting from zero`);
+  const key = { profile: report.profile, baseUrl: report.baseUrl };
 
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -37,7 +48,7 @@ export async function runUsage(flags: { json?: boolean }, ctx: CommandContext): 
 
   const lines: [string, string][] = [
     ['profile', key.profile],
-    ['base URL', key.baseUrl === SANDBOX_KEY ? 'the built-in sandbox (--sandbox)' : key.baseUrl],
+    ['base URL', baseUrlText(key.baseUrl, keys.length)],
     ['today', `${totals.day} UTC: ${describeCounts(totals.today)}`],
     ['this month', `${totals.month} UTC: ${describeCounts(totals.thisMonth)}`],
   ];
@@ -53,6 +64,40 @@ export async function runUsage(flags: { json?: boolean }, ctx: CommandContext): 
   lines.push(['counted', `on ${MACHINE_ONLY}`]);
   lines.push(['ledger', file]);
   io.stdout.write(lines.map(([label, text]) => `${label.padEnd(12)}${text}\n`).join(''));
+}
+
+function baseUrlText(baseUrl: string | null, count: number): string {
+  if (baseUrl === SANDBOX_KEY) return 'the built-in sandbox (--sandbox)';
+  if (baseUrl !== null) return baseUrl;
+  return count === 0
+    ? 'not set; nothing is counted for this profile'
+    : `not set; counting every base URL this profile used (${count})`;
+}
+
+/** The ledger's base URLs for one profile. */
+function profileKeys(file: string, profile: string): LedgerKey[] {
+  return readLedger(file)
+    .ledger.entries.filter((entry) => entry.profile === profile)
+    .map((entry) => ({ profile, baseUrl: entry.baseUrl }));
+}
+
+/** Several base URLs' reports as one, `baseUrl: null`, for a profile with none set. */
+function summed(reports: ReturnType<typeof usageReport>[], empty: ReturnType<typeof usageReport>) {
+  const first = reports[0] ?? empty;
+  const add = (pick: (totals: UsageTotals) => Counts) =>
+    reports.reduce((sum, { totals }) => addCounts(sum, pick(totals)), zeroCounts());
+  const totals: UsageTotals = {
+    ...first.totals,
+    today: add((t) => t.today),
+    thisMonth: add((t) => t.thisMonth),
+  };
+  const report: Omit<UsageReport, 'baseUrl'> & { baseUrl: string | null } = {
+    ...first.report,
+    baseUrl: null,
+    today: { date: totals.day, ...totals.today },
+    month: { month: totals.month, ...totals.thisMonth },
+  };
+  return { report, totals };
 }
 
 function describeCounts(counts: Counts): string {

@@ -38,7 +38,7 @@ export function requireProfile(file: ConfigFileContents, name: string): RawProfi
   const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : '; no profiles are stored yet';
   throw new UsageError(
     `profile ${JSON.stringify(name)} does not exist in ${file.path}${known}`,
-    `create it with: leadctl --profile ${name} config set api-key`,
+    `create it with: leadctl --profile ${name} auth login (or: leadctl --profile ${name} config set api-key)`,
   );
 }
 

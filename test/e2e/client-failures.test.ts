@@ -86,11 +86,11 @@ describe('4xx: never retried', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('404 (a base URL that is not the API) -> exit 2 with a --base-url hint', async () => {
+  it('404 (a base URL that is not the API) -> exit 2 with a hint naming the baseUrl option', async () => {
     const error = await failure(makeClient({ baseUrl: `${server.baseUrl}/wrong` }).listLeads({}));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toBe('not found (404): /wrong/api/v1/leads: Not Found');
-    expect(error.hint).toMatch(/--base-url/);
+    expect(error.hint).toMatch(/`baseUrl`/);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
-// The checked-in completion scripts are what the built CLI prints: a change to any command, option or
-// choice must come with regenerated completions/.
+// The checked-in completion scripts are what the CLI prints: a change to any command, option or
+// choice must come with regenerated completions/. Run in-process (main() on the sources): no request.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const CHECKED_IN = {
   bash: 'completions/leadctl.bash',
@@ -13,7 +13,7 @@ const CHECKED_IN = {
 
 describe('completions/ is up to date', () => {
   it.each(Object.entries(CHECKED_IN))('%s: %s equals `leadctl completion` output', async (shell, file) => {
-    const result = await runCli(['completion', shell]);
+    const result = await runInProcess(['completion', shell]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const checkedIn = readFileSync(resolve(import.meta.dirname, '../..', file), 'utf8');

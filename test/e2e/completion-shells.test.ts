@@ -206,9 +206,10 @@ describe.skipIf(!installed('zsh'))(titleFor('zsh'), () => {
     writeFileSync(capture, ZSH_CAPTURE);
     // Now and then (about 1 run in 100, more under load) the pty's zsh drops the typed TAB and the
     // capture waits for ever: such a run is cut short and tried again.
-    let result = run('zsh', ['-f', capture, scripts.dir, line], 5_000);
+    // 20 s: cuts a lost TAB short, and leaves a loaded machine time for a slow zsh.
+    let result = run('zsh', ['-f', capture, scripts.dir, line], 20_000);
     for (let attempt = 1; attempt < 3 && result.status === null; attempt += 1) {
-      result = run('zsh', ['-f', capture, scripts.dir, line], 5_000);
+      result = run('zsh', ['-f', capture, scripts.dir, line], 20_000);
     }
     expect(result.status).toBe(0);
     expect([...new Set(sorted(result.stdout))]).toEqual(expected);

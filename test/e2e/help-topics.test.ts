@@ -9,7 +9,7 @@ import {
   environmentMarkdownRows,
   exitCodeMarkdownRows,
 } from '../../src/commands/help-topic-tables.js';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 
@@ -57,7 +57,7 @@ describe('help topics', () => {
   });
 
   it('leadctl help environment: every variable, its flag, config key and meaning, and the precedence', async () => {
-    const { exitCode, stdout, stderr } = await runCli(['help', 'environment']);
+    const { exitCode, stdout, stderr } = await runInProcess(['help', 'environment']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     expect(plain(stdout)).toContain('flag > environment > profile > default');
@@ -70,33 +70,33 @@ describe('help topics', () => {
   });
 
   it('leadctl help exit-codes: every code and when', async () => {
-    const { exitCode, stdout, stderr } = await runCli(['help', 'exit-codes']);
+    const { exitCode, stdout, stderr } = await runInProcess(['help', 'exit-codes']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     for (const row of EXIT_CODES) expect(plain(stdout)).toContain(plain(`${row.code} ${row.when}`));
   });
 
   it('the root --help points to both topics', async () => {
-    const { stdout } = await runCli(['--help']);
+    const { stdout } = await runInProcess(['--help']);
     expect(stdout).toContain('leadctl help environment');
     expect(stdout).toContain('leadctl help exit-codes');
   });
 
   it('leadctl help <command> shows that command’s help and exits 0', async () => {
-    const { exitCode, stdout, stderr } = await runCli(['help', 'config', 'set']);
+    const { exitCode, stdout, stderr } = await runInProcess(['help', 'config', 'set']);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(stdout).toMatch(/^Usage: leadctl config set /);
   });
 
   it('a group’s own help command (leadctl config help set) exits 0 too', async () => {
-    const { exitCode, stdout } = await runCli(['config', 'help', 'set']);
+    const { exitCode, stdout } = await runInProcess(['config', 'help', 'set']);
     expect(exitCode).toBe(0);
     expect(stdout).toMatch(/^Usage: leadctl config set /);
   });
 
   it('leadctl help <unknown> is exit 2 and lists the topics', async () => {
-    const { exitCode, stdout, stderr } = await runCli(['help', 'enviroment']);
+    const { exitCode, stdout, stderr } = await runInProcess(['help', 'enviroment']);
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(

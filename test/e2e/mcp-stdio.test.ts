@@ -106,7 +106,9 @@ describe('leadctl mcp on stdio', () => {
     const { exitCode, stdout, stderr } = await runMcp(['--max-requests', '0', '--sandbox'], '');
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain("option '--max-requests <n>' argument '0' is invalid");
+    expect(stderr).toBe(
+      "leadctl: invalid --max-requests '0': expected a whole number from 1 to 1000000\nsee: leadctl mcp --help\n",
+    );
   });
 });
 

@@ -34,7 +34,7 @@ describe('the packed package in an empty folder', () => {
     );
   }, SLOW);
 
-  it('runs `leadctl --version` and a sandbox search from node_modules/.bin', async () => {
+  it('runs `leadctl --version` and a sandbox search from node_modules/.bin', { timeout: SLOW }, async () => {
     const bin = join(consumer, 'node_modules/.bin/leadctl');
     const { version } = (await import(join(ROOT, 'package.json'), { with: { type: 'json' } })).default as {
       version: string;
@@ -53,7 +53,9 @@ describe('the packed package in an empty folder', () => {
     expect(typeof results[0]?.place_id).toBe('string');
   });
 
-  it('imports LeadClient with its types: a consumer file type-checks, and a type error is caught', async () => {
+  it('imports LeadClient with its types: a consumer file type-checks, and a type error is caught', {
+    timeout: SLOW,
+  }, async () => {
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({

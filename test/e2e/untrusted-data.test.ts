@@ -52,7 +52,8 @@ describe('table on a terminal', () => {
       .join(' ');
     const r = await execa('script', ['-qec', `stty cols 0; node ${quoted}`, '/dev/null'], {
       reject: false,
-      timeout: 15_000,
+      // Catches a progress line that never ends, not a slow machine.
+      timeout: 60_000,
       env: cleanEnv({ XDG_CONFIG_HOME: home, TERM: 'xterm-256color' }),
     });
     expect(r.timedOut).toBe(false);

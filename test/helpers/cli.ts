@@ -28,12 +28,19 @@ const CACHE_HOME = tempDir('cache');
 /** The usage ledger of every run goes here, never into the user's ~/.local/state. */
 const STATE_HOME = tempDir('state');
 
-/** Only what a process needs: no LEADCTL_* or NO_COLOR leaking in from the developer's shell. */
+/** A config home with nothing in it, for runs whose test gives none: never the user's own profiles. */
+const CONFIG_HOME = tempDir('config');
+
+/**
+ * Only what a process needs: no LEADCTL_*, NO_COLOR, FORCE_COLOR, TERM, COLUMNS or proxy leaking in
+ * from the developer's shell, and no config but the test's own.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LANG: 'C.UTF-8',
+    XDG_CONFIG_HOME: CONFIG_HOME,
     XDG_CACHE_HOME: CACHE_HOME,
     XDG_STATE_HOME: STATE_HOME,
     ...extra,

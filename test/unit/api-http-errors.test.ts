@@ -41,12 +41,12 @@ describe('clientErrorFor', () => {
     expect(error.message).toBe(`server refused the request (${status}): location is required`);
   });
 
-  it('404 -> NotFoundError, exit 2, hinting at --base-url', () => {
+  it('404 -> NotFoundError, exit 2, hinting at the baseUrl option', () => {
     const error = clientErrorFor({ status: 404, body: '' }, url);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe('not found (404): /api/v1/leads');
-    expect(error.hint).toMatch(/check --base-url/);
+    expect(error.hint).toMatch(/check `baseUrl`/);
   });
 
   it('other 4xx -> exit 2 without a server message when the body has none', () => {

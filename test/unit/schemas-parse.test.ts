@@ -98,7 +98,7 @@ describe('envelopes', () => {
     expect(error.message).toBe(
       `server answered 200 with something that is not JSON: "${html.slice(0, 199)}…"`,
     );
-    expect(error.hint).toMatch(/--base-url/);
+    expect(error.hint).toMatch(/`baseUrl`/);
   });
 
   it('refuses a body without its list', () => {
