@@ -194,7 +194,9 @@ describe('the usage ledger', () => {
     const sandbox = await sandboxWith();
     const state = tempDir('state');
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', state]);
-    onTestFinished(() => execFileSync('umount', [state]));
+    onTestFinished(() => {
+      execFileSync('umount', [state]);
+    });
     const r = await runCli(['leads', '--json', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
       env: { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: state },
     });
