@@ -202,6 +202,8 @@ complete -c leadctl -n '__leadctl_within "leadctl search"' -l input -r -F -d 'ba
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l unique -d 'batch: keep only the first result per place_id'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l max-requests -x -d 'batch: most requests the batch may spend'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l resume -d 'batch: continue a stopped batch from <file>.state (needs -o)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l resend-unknown -d 'batch, with --resume: send again the searches the stopped run sent without an answer'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l dry-run -d 'batch: check the input and show what it would send and what quota is left; send nothing'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l concurrency -x -d 'batch: searches in flight, 1..16 (default: 2)'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -s f -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, json otherwise)'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l json -d 'shorthand for --format json'

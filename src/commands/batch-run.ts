@@ -3,7 +3,14 @@
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
 import type { ClientHooks } from '../api/client.js';
-import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
+import {
+  HttpError,
+  InterruptedError,
+  NetworkError,
+  RateLimitedError,
+  UsageError,
+  ValidationError,
+} from '../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
 import { planBatch, readInputText } from '../batch/load-input.js';
 import { openBatchTarget } from '../batch/open-target.js';
@@ -13,8 +20,23 @@ import {
   runBatchEngine,
   type SearchOutcome,
 } from '../batch/run-batch.js';
-import { type OutputShape, removeState, saveState } from '../batch/state.js';
-import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
+import {
+  type BatchState,
+  type OutputShape,
+  removeState,
+  saveState,
+  type UnknownSearch,
+} from '../batch/state.js';
+import {
+  failedRowsError,
+  linesOf,
+  requestCapError,
+  resumeCommand,
+  summaryLine,
+  unknownAtStop,
+  unknownNotResent,
+  unknownRowsError,
+} from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
@@ -39,8 +61,19 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const source = input === '-' ? 'standard input' : input;
   const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
 
+  if (flags.resendUnknown && !flags.resume) {
+    throw new UsageError(
+      '--resend-unknown goes with --resume: it sends again what a stopped batch never heard back about',
+    );
+  }
+  if (flags.dryRun) {
+    const { runBatchDryRun } = await import('../batch/dry-run.js');
+    return runBatchDryRun(plan, input, flags, ctx);
+  }
+
   const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
   const session = await openSession(ctx, budget?.hooks);
+  let releaseTarget = () => {};
   const { client, ui } = session;
   const { io } = ctx;
   try {
@@ -65,16 +98,59 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       shape,
       renderer,
     });
+    releaseTarget = target.release;
     const { output, stateFile, state } = target;
-    if (flags.resume)
-      ui.notice(`Resuming: ${state.done} of ${plan.unique.length} searches were done before.`);
-    const seen = new Set(state.seen);
     const total = plan.unique.length;
-    quotaCheckForSearches(session, total - state.done);
+    // Sent by the stopped run without an answer: not sent again unless the user says so.
+    const skip = flags.resume ? unansweredBefore(state, Boolean(flags.resendUnknown)) : new Set<number>();
+    if (flags.resume) {
+      ui.notice(`Resuming: ${state.done} of ${total} searches were done before.`);
+      const waiting = state.unknown.filter((search) => search.index >= state.done);
+      if (skip.size > 0) ui.warn(unknownNotResent(waiting));
+      else if (waiting.length > 0) {
+        ui.notice(`Sending again, as --resend-unknown asks: ${linesOf(waiting)}.`);
+        state.unknown = state.unknown.filter((search) => search.index < state.done);
+      }
+    }
+    const seen = new Set(state.seen);
+    quotaCheckForSearches(session, total - state.done - skip.size);
+    // State writes in the order they are asked for: the last one on disk is the newest.
+    let saving: Promise<void> = Promise.resolve();
+    const persist = () => {
+      if (!stateFile) return Promise.resolve();
+      const snapshot = structuredClone(state);
+      saving = saving.then(() => saveState(stateFile, snapshot));
+      return saving;
+    };
+    const forget = (index: number) => {
+      state.unknown = state.unknown.filter((search) => search.index !== index);
+    };
+
+    // A search about to go out: recorded as sent without an answer first, so that a stop at any
+    // moment (Ctrl-C, a reset) leaves it named in the state rather than sent again by --resume.
+    const onStart = async (index: number, row: SearchRow) => {
+      budget?.countStart();
+      ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
+      state.sent += 1;
+      state.unknown = [...state.unknown, unknownEntry(index, row)].sort((a, b) => a.index - b.index);
+      try {
+        await persist();
+      } catch (error) {
+        state.sent -= 1;
+        forget(index);
+        throw error;
+      }
+    };
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
-      if (outcome.kind === 'found') {
+      if (outcome.kind !== 'unknown') forget(index);
+      if (outcome.kind === 'unknown') {
+        ui.stopProgress();
+        io.stderr.write(
+          `${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): sent before the stop without an answer; not sent again`)}\n`,
+        );
+      } else if (outcome.kind === 'found') {
         const items = outcome.results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
         await output.write(kept.map((item) => renderer.row(item)).join(''));
@@ -93,12 +169,21 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       state.bytes = output.bytes;
       state.sha256 = output.digest();
       if (flags.unique) state.seen = [...seen];
-      if (stateFile) await saveState(stateFile, state);
+      await persist();
+    };
+
+    // A search the stop cut short, or the error that stopped the batch: an answer from the server
+    // (a 429, a 5xx, a 401) means it is known; a refused connection means it never went out.
+    const onAbandoned = (index: number, _row: SearchRow, error: unknown) => {
+      if (!(error instanceof HttpError) && !neverSent(error)) return;
+      forget(index);
+      if (error instanceof RateLimitedError || neverSent(error)) state.sent -= 1;
     };
 
     const result = await runBatchEngine<SearchRow, Item>({
       rows: plan.unique,
       startAt: state.done,
+      skip,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       ...(budget ? { budget } : {}),
       signal: ctx.signal,
@@ -111,20 +196,23 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         return (await client.search(params, { signal })).results;
       },
       isRowFailure: (error) => error instanceof ValidationError,
-      onStart: (index, row) => {
-        budget?.countStart();
-        ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
-      },
+      onStart,
+      onAbandoned,
       onFinished,
     });
     ui.stopProgress();
+    // What the stop changed (searches known not to have run) goes to disk before anything is said.
+    if (result.stop) await persist().catch(() => {});
+    else await saving;
 
     const closing = renderer.finish();
+    const inFlight = state.unknown.filter((search) => search.index >= result.finished);
     const totals = {
-      searched: state.searched,
+      sent: state.sent,
+      unknown: state.unknown.length,
       failed: state.failed.length,
       duplicates: plan.duplicates,
-      notRun: total - result.finished,
+      notRun: total - result.finished - inFlight.length,
       results: state.results,
     };
     if (!result.stop) {
@@ -138,12 +226,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       if (stateFile) await removeState(stateFile);
       ui.notice(summaryLine(totals));
       if (totals.failed > 0) throw failedRowsError(totals.failed, total);
+      if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
       return;
     }
     // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
     // too, which --resume cuts off again at the recorded length), then say how to go on. A file
     // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
-    const keepsNothing = output.partialPath !== undefined && state.done === 0;
+    // Searches sent without an answer keep the state, which names them for --resume.
+    const keepsNothing = output.partialPath !== undefined && state.done === 0 && state.unknown.length === 0;
     if (keepsNothing) {
       await output.discard();
       if (stateFile) await removeState(stateFile);
@@ -152,9 +242,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       await output.abandon();
     }
     ui.notice(summaryLine(totals));
+    if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
     if (stateFile && !keepsNothing) {
       ui.notice(
-        `Progress is saved in ${stateFile}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
+        `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
       );
     }
     const error = stopError(result.stop, flags.maxRequests, totals.notRun);
@@ -162,8 +253,24 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     throw error;
   } finally {
     ui.stopProgress();
+    releaseTarget();
     await session.close();
   }
+}
+
+/** The rows a --resume passes over: sent by the stopped run, never answered (unless --resend-unknown). */
+function unansweredBefore(state: BatchState, resend: boolean): Set<number> {
+  if (resend) return new Set();
+  return new Set(state.unknown.filter((search) => search.index >= state.done).map((search) => search.index));
+}
+
+function unknownEntry(index: number, row: SearchRow): UnknownSearch {
+  return { index, line: row.line, query: row.query, location: row.location };
+}
+
+/** refused / DNS: the request provably never reached the server (api/errors.ts NetworkError kinds). */
+function neverSent(error: unknown): boolean {
+  return error instanceof NetworkError && (error.kind === 'refused' || error.kind === 'dns');
 }
 
 /**

@@ -24,6 +24,14 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       integerIn(1, Number.MAX_SAFE_INTEGER),
     )
     .option('--resume', 'batch: continue a stopped batch from <file>.state (needs -o)')
+    .option(
+      '--resend-unknown',
+      'batch, with --resume: send again the searches the stopped run sent without an answer',
+    )
+    .option(
+      '--dry-run',
+      'batch: check the input and show what it would send and what quota is left; send nothing',
+    )
     .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16));
   addOutputOptions(command);
   command
@@ -33,6 +41,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
         'leadctl search "plumber" --location Austin',
         "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
         'leadctl search --input searches.csv --unique --csv -o results.csv',
+        'leadctl search --input searches.csv --dry-run',
       ]),
     )
     .action(async (words: string[], flags: SearchFlags, self: Command) => {
