@@ -9,7 +9,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { describeHolder, FileHeldError, holdFileLock } from '../config/file-lock.js';
 import { resolveOutputPath } from '../output/output-path.js';
-import { reasonOf, writeFailure } from '../output/write-errors.js';
+import { errorCode, reasonOf, writeFailure } from '../output/write-errors.js';
 
 export interface HeldFile {
   /** The name the user gave (for messages). */
@@ -50,6 +50,9 @@ export async function holdStateFile(name: string, what: string, { sync = true } 
         `wait for that run to end; if it is not leadctl, remove ${error.lockPath}`,
       );
     }
+    // A full disk is exit 1, as for any output; a folder that is missing or not writable is exit 2.
+    if (['ENOSPC', 'EDQUOT', 'EIO'].includes(errorCode(error) ?? ''))
+      throw writeFailure(`${what} ${name}`, error);
     throw new UsageError(`cannot write ${what} ${name}: ${reasonOf(error)}`);
   }
   // Exit 1, as any output that cannot be written (a full disk).

@@ -103,9 +103,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 // A lock held for a whole run (a checkpoint file, a batch's FILE.state: minutes, hours). The same
 // folder `<file>.lock`, but it holds `owner.json` (pid, host, start time), so that a second run can
 // name the holder, and a lock left by a process that died is taken over however young it is, while a
-// live holder's is never taken however old. The folder is built under a name of its own and renamed
-// into place, so no one ever sees it without its owner; rename() refuses a folder that holds files,
-// so of two runs at the same moment exactly one gets it.
+// live holder's is never taken however old. mkdir decides who gets it, as above; the winner renames
+// a folder holding its owner over its empty one at once.
 
 export interface LockHolder {
   pid: number;
@@ -189,18 +188,24 @@ function heldBy(lockPath: string, me: LockHolder): RunLock {
   return { lockPath, release };
 }
 
-/** Builds the folder with its owner under a private name and renames it into place. */
+/**
+ * mkdir decides who gets the lock, as in withFileLock; the winner then renames a folder holding its
+ * owner over its own empty one (rename replaces an empty folder, never one that holds files), so
+ * the lock is never seen without an owner for more than that instant.
+ */
 function install(lockPath: string, me: LockHolder): boolean {
   const building = `${lockPath}.${me.pid}.${randomPart()}.new`;
   fs.mkdirSync(building, { mode: 0o700 });
   try {
     fs.writeFileSync(path.join(building, OWNER_FILE), `${JSON.stringify(me)}\n`, { mode: 0o600 });
-    fs.renameSync(building, lockPath);
+    if (!mkdirOnce(lockPath)) return false;
+    try {
+      fs.renameSync(building, lockPath);
+    } catch (error) {
+      fs.rmSync(lockPath, { recursive: true, force: true });
+      throw error;
+    }
     return true;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
-    throw error;
   } finally {
     fs.rmSync(building, { recursive: true, force: true });
   }

@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vite
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { type CliResult, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { json, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;
@@ -179,8 +180,59 @@ describe('two batches on one -o file', () => {
   });
 });
 
-describe.skipIf(!canMount())('a full disk between the output and the checkpoint', () => {
-  it('exits 1 with the appended file and the checkpoint as they were; the rerun writes each lead once', async () => {
+describe('a batch whose search the server reset after reading it', () => {
+  it('names it as sent without an answer; --resume does not send it again', async () => {
+    const server = await startOddServer();
+    onTestFinished(() => server.close());
+    const answer = json(200, { query: 'q', location: 'l', results: [{ place_id: 'p1', name: 'A' }] });
+    server.route('POST', '/api/v1/search', reset, answer);
+    const dir = tempDir();
+    const input = join(dir, 'in.csv');
+    await writeFile(input, 'query,location\nplumber,Austin\nroofer,Dallas\n');
+    const out = join(dir, 'res.csv');
+    const args = ['search', '--input', input, '-o', out, '--csv', '--concurrency', '1', '--retries', '0'];
+    const target = ['--base-url', server.baseUrl, '--api-key', 'k'];
+    const stopped = await runCli([...args, ...target], { env: { XDG_CONFIG_HOME: home } });
+    expect(stopped.exitCode).toBe(6);
+    expect(stopped.stderr).toMatch(
+      /^1 sent \(1 without an answer: it may have run\), 0 failed, 0 skipped as duplicate, 1 not run; 0 results$/m,
+    );
+    expect(stopped.stderr).toContain('may have run (spending live searches): line 2 (plumber, Austin);');
+    const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
+    expect(state).toMatchObject({ done: 0, sent: 1 });
+    expect(state.unknown).toEqual([{ index: 0, line: 2, query: 'plumber', location: 'Austin' }]);
+
+    const resumed = await runCli([...args, '--resume', ...target], { env: { XDG_CONFIG_HOME: home } });
+    expect(resumed.exitCode).toBe(6);
+    const posts = server.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).query);
+    expect(posts).toEqual(['plumber', 'roofer']);
+    const text = await readFile(out, 'utf8');
+    expect(text).toContain('roofer');
+    expect(text).not.toContain('plumber');
+  });
+});
+
+describe.skipIf(!canMount())('a full disk', () => {
+  it('before the run: exit 1, nothing sent', async () => {
+    const small = tempDir('small');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', small]);
+    onTestFinished(() => {
+      execFileSync('umount', [small]);
+    });
+    fillDisk(join(small, 'filler'));
+    const s = await sandbox();
+    const r = await runCli(['leads', '--checkpoint', join(small, 'cp.json'), '--csv', ...auth(s)], {
+      env: { XDG_CONFIG_HOME: home },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(
+      `leadctl: cannot write checkpoint ${join(small, 'cp.json')}: no space left on device\n`,
+    );
+    expect(s.requests).toHaveLength(0);
+    expect(await readdir(small)).toEqual(['filler']);
+  });
+
+  it('between the output and the checkpoint: exit 1 with the appended file and the checkpoint as they were; the rerun writes each lead once', async () => {
     const dir = tempDir();
     const small = join(dir, 'small');
     await mkdir(small);
