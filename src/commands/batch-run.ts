@@ -3,14 +3,7 @@
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
 import type { ClientHooks } from '../api/client.js';
-import {
-  HttpError,
-  InterruptedError,
-  NetworkError,
-  RateLimitedError,
-  UsageError,
-  ValidationError,
-} from '../api/errors.js';
+import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
 import { planBatch, readInputText } from '../batch/load-input.js';
 import { openBatchTarget } from '../batch/open-target.js';
@@ -20,13 +13,8 @@ import {
   runBatchEngine,
   type SearchOutcome,
 } from '../batch/run-batch.js';
-import {
-  type BatchState,
-  type OutputShape,
-  removeState,
-  saveState,
-  type UnknownSearch,
-} from '../batch/state.js';
+import { recordSends, unansweredBefore } from '../batch/sent-record.js';
+import { type OutputShape, removeState } from '../batch/state.js';
 import {
   failedRowsError,
   linesOf,
@@ -114,37 +102,17 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     }
     const seen = new Set(state.seen);
     quotaCheckForSearches(session, total - state.done - skip.size);
-    // State writes in the order they are asked for: the last one on disk is the newest.
-    let saving: Promise<void> = Promise.resolve();
-    const persist = () => {
-      if (!stateFile) return Promise.resolve();
-      const snapshot = structuredClone(state);
-      saving = saving.then(() => saveState(stateFile, snapshot));
-      return saving;
-    };
-    const forget = (index: number) => {
-      state.unknown = state.unknown.filter((search) => search.index !== index);
-    };
+    const sends = recordSends(state, stateFile);
 
-    // A search about to go out: recorded as sent without an answer first, so that a stop at any
-    // moment (Ctrl-C, a reset) leaves it named in the state rather than sent again by --resume.
     const onStart = async (index: number, row: SearchRow) => {
       budget?.countStart();
       ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
-      state.sent += 1;
-      state.unknown = [...state.unknown, unknownEntry(index, row)].sort((a, b) => a.index - b.index);
-      try {
-        await persist();
-      } catch (error) {
-        state.sent -= 1;
-        forget(index);
-        throw error;
-      }
+      await sends.sending(index, row);
     };
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
-      if (outcome.kind !== 'unknown') forget(index);
+      if (outcome.kind !== 'unknown') sends.answered(index);
       if (outcome.kind === 'unknown') {
         ui.stopProgress();
         io.stderr.write(
@@ -169,15 +137,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       state.bytes = output.bytes;
       state.sha256 = output.digest();
       if (flags.unique) state.seen = [...seen];
-      await persist();
-    };
-
-    // A search the stop cut short, or the error that stopped the batch: an answer from the server
-    // (a 429, a 5xx, a 401) means it is known; a refused connection means it never went out.
-    const onAbandoned = (index: number, _row: SearchRow, error: unknown) => {
-      if (!(error instanceof HttpError) && !neverSent(error)) return;
-      forget(index);
-      if (error instanceof RateLimitedError || neverSent(error)) state.sent -= 1;
+      await sends.persist();
     };
 
     const result = await runBatchEngine<SearchRow, Item>({
@@ -197,13 +157,13 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       },
       isRowFailure: (error) => error instanceof ValidationError,
       onStart,
-      onAbandoned,
+      onAbandoned: (index, _row, error) => sends.abandoned(index, error),
       onFinished,
     });
     ui.stopProgress();
     // What the stop changed (searches known not to have run) goes to disk before anything is said.
-    if (result.stop) await persist().catch(() => {});
-    else await saving;
+    if (result.stop) await sends.persist().catch(() => {});
+    else await sends.saved();
 
     const closing = renderer.finish();
     const inFlight = state.unknown.filter((search) => search.index >= result.finished);
@@ -256,21 +216,6 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     releaseTarget();
     await session.close();
   }
-}
-
-/** The rows a --resume passes over: sent by the stopped run, never answered (unless --resend-unknown). */
-function unansweredBefore(state: BatchState, resend: boolean): Set<number> {
-  if (resend) return new Set();
-  return new Set(state.unknown.filter((search) => search.index >= state.done).map((search) => search.index));
-}
-
-function unknownEntry(index: number, row: SearchRow): UnknownSearch {
-  return { index, line: row.line, query: row.query, location: row.location };
-}
-
-/** refused / DNS: the request provably never reached the server (api/errors.ts NetworkError kinds). */
-function neverSent(error: unknown): boolean {
-  return error instanceof NetworkError && (error.kind === 'refused' || error.kind === 'dns');
 }
 
 /**
