@@ -211,6 +211,8 @@ complete -c leadctl -n '__leadctl_within "leadctl search"' -l input -r -F -d 'ba
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l unique -d 'batch: keep only the first result per place_id'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l max-requests -x -d 'batch: most requests the batch may spend'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l resume -d 'batch: continue a stopped batch from <file>.state (needs -o)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l resend-unknown -d 'batch, with --resume: send again the searches the stopped run sent without an answer'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l dry-run -d 'batch: check the input and show what it would send and what quota is left; send nothing'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l concurrency -x -d 'batch: searches in flight, 1..16 (default: 2)'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l db -r -F -d 'keep every result in this SQLite database, with query, location and time'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l new-only -d 'write only places the database has never seen (--db, else sync\'s database)'

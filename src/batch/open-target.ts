@@ -4,6 +4,7 @@
 // checking the whole state file, the input and the output options, and the partial file's content.
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
+import { type HeldFile, holdStateFile } from '../checkpoint/held-file.js';
 import type { Renderer } from '../output/index.js';
 import { resolveOutputPath } from '../output/output-path.js';
 import { isPartialNameFor } from '../output/partial-file.js';
@@ -29,8 +30,10 @@ import { checkStateAgreement } from './state-check.js';
 export interface BatchTarget {
   output: BatchOutput;
   /** Where the starting state came from and where progress is saved; undefined when not resumable. */
-  stateFile: string | undefined;
+  stateFile: HeldFile | undefined;
   state: BatchState;
+  /** Frees FILE.state for the next run (held from before it was read). Never throws. */
+  release(): void;
 }
 
 export interface TargetOptions {
@@ -44,7 +47,6 @@ export interface TargetOptions {
 
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
   const { file, plan, shape, renderer } = options;
-  const fresh = freshState(plan, shape);
   const where = file === undefined ? ({ kind: 'stdout' } as const) : await resolveOutputPath(file);
   if (where.kind === 'stdout' || where.kind === 'direct') {
     if (options.resume) {
@@ -55,31 +57,51 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
         ? await openStdoutOutput(options.stdout)
         : await openDirectOutput(file as string, where.path);
     await output.write(renderer.start());
-    return { output, stateFile: undefined, state: fresh };
+    return { output, stateFile: undefined, state: freshState(plan, shape), release: () => {} };
   }
   const name = file as string;
-  const stateFile = statePath(name);
-  const stopped = await loadState(stateFile);
-  if (options.resume) return resumeTarget(name, where.target, stateFile, stopped, options);
+  // Held before it is read and until the run ends: a second batch on FILE stops here, before any
+  // request, and never touches the first one's state or partial file.
+  const held = await holdStateFile(statePath(name), 'batch state', { sync: false });
+  try {
+    return await openFileTarget(name, where.target, where.existing, held, options);
+  } catch (error) {
+    held.release();
+    throw error;
+  }
+}
+
+async function openFileTarget(
+  name: string,
+  target: string,
+  existing: import('node:fs').Stats | undefined,
+  held: HeldFile,
+  options: TargetOptions,
+): Promise<BatchTarget> {
+  const { plan, shape, renderer } = options;
+  const release = () => held.release();
+  const stopped = await loadState(held.name);
+  if (options.resume) return { ...(await resumeTarget(name, target, held, stopped, options)), release };
   if (stopped) {
     throw new UsageError(
-      `${stateFile} holds a stopped batch for ${name}`,
+      `${held.name} holds a stopped batch for ${name}`,
       'continue it with --resume, or delete the .state file to start over',
     );
   }
-  const output = await openFileOutput(name, where.target, where.existing);
+  const fresh = freshState(plan, shape);
+  const output = await openFileOutput(name, target, existing);
   try {
     await output.write(renderer.start());
     // A table is laid out only once every row is known: there is nothing to resume from.
-    if (shape.format === 'table') return { output, stateFile: undefined, state: fresh };
+    if (shape.format === 'table') return { output, stateFile: undefined, state: fresh, release };
     const state: BatchState = {
       ...fresh,
       partial: basename(output.partialPath as string),
       bytes: output.bytes,
       sha256: output.digest(),
     };
-    await saveState(stateFile, state, { exclusive: true });
-    return { output, stateFile, state };
+    await saveState(held, state);
+    return { output, stateFile: held, state, release };
   } catch (error) {
     await output.discard();
     throw error;
@@ -89,10 +111,11 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
 async function resumeTarget(
   file: string,
   target: string,
-  stateFile: string,
+  held: HeldFile,
   stopped: BatchState | undefined,
   { plan, shape, renderer }: TargetOptions,
-): Promise<BatchTarget> {
+): Promise<Omit<BatchTarget, 'release'>> {
+  const stateFile = held.name;
   if (shape.format === 'table') {
     throw new UsageError(
       'a table cannot be resumed',
@@ -124,7 +147,7 @@ async function resumeTarget(
   }
   const output: BatchOutput = await reopenPartialFile(file, target, partial, stopped);
   primeRenderer(renderer, stopped.results);
-  return { output, stateFile, state: stopped };
+  return { output, stateFile: held, state: stopped };
 }
 
 /**
@@ -149,7 +172,9 @@ function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
     sha256: '',
     results: 0,
     searched: 0,
+    sent: 0,
     failed: [],
+    unknown: [],
     seen: [],
   };
 }

@@ -5,7 +5,9 @@
 
 export type SearchOutcome<Result> =
   | { kind: 'found'; results: Result[] }
-  | { kind: 'refused'; error: unknown };
+  | { kind: 'refused'; error: unknown }
+  /** Sent by a stopped run without an answer, and not sent again (`skip`). */
+  | { kind: 'unknown' };
 
 /** Why a batch ended before its last row. */
 export type BatchStop =
@@ -27,6 +29,8 @@ export interface BatchEngineOptions<Row, Result> {
   rows: readonly Row[];
   /** Rows before this index were finished by a stopped run. */
   startAt: number;
+  /** Rows not to search: handed on as 'unknown' in their place. */
+  skip?: ReadonlySet<number>;
   concurrency: number;
   /** --max-requests; undefined = no cap. */
   budget?: RequestBudget;
@@ -34,7 +38,10 @@ export interface BatchEngineOptions<Row, Result> {
   search(row: Row, signal: AbortSignal): Promise<Result[]>;
   /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
   isRowFailure(error: unknown): boolean;
-  onStart?(index: number, row: Row): void;
+  /** Before a search is sent (awaited: a batch records it first); a throw stops the batch unsent. */
+  onStart?(index: number, row: Row): void | Promise<void>;
+  /** A search that ended in an error that stops the batch (or was aborted by the stop): never handed on. */
+  onAbandoned?(index: number, row: Row, error: unknown): void;
   /** Called once per finished row, in input order; a throw stops the batch. */
   onFinished(index: number, row: Row, outcome: SearchOutcome<Result>): Promise<void>;
 }
@@ -91,24 +98,29 @@ export async function runBatchEngine<Row, Result>(
       }
       const index = next;
       next += 1;
-      started += 1;
       const row = rows[index] as Row;
-      options.onStart?.(index, row);
+      if (options.skip?.has(index)) {
+        settled.set(index, { kind: 'unknown' });
+        await handOn();
+        continue;
+      }
+      try {
+        await options.onStart?.(index, row);
+      } catch (error) {
+        stop ??= { kind: 'error', error };
+        return;
+      }
+      started += 1;
       try {
         settled.set(index, { kind: 'found', results: await options.search(row, searchSignal) });
       } catch (error) {
-        if (options.budget?.exceeded.aborted && !signal.aborted) {
-          stop ??= { kind: 'request-cap' };
-          return;
-        }
-        if (signal.aborted) {
-          stop ??= { kind: 'interrupted' };
-          return;
-        }
-        if (!options.isRowFailure(error)) {
-          stop ??= { kind: 'error', error };
-          return;
-        }
+        const ends = (why: BatchStop) => {
+          stop ??= why;
+          options.onAbandoned?.(index, row, error);
+        };
+        if (options.budget?.exceeded.aborted && !signal.aborted) return ends({ kind: 'request-cap' });
+        if (signal.aborted) return ends({ kind: 'interrupted' });
+        if (!options.isRowFailure(error)) return ends({ kind: 'error', error });
         settled.set(index, { kind: 'refused', error });
       }
       await handOn();

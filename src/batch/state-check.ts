@@ -11,8 +11,16 @@ export function checkStateAgreement(file: string, state: BatchState): void {
 
 function disagreement(state: BatchState): string | undefined {
   if (state.done > state.total) return `done (${state.done}) is more than total (${state.total})`;
-  if (state.searched + state.failed.length !== state.done) {
-    return `searched (${state.searched}) and failed (${state.failed.length}) do not add up to done (${state.done})`;
+  const passedOver = state.unknown.filter((search) => search.index < state.done).length;
+  if (state.searched + state.failed.length + passedOver !== state.done) {
+    return `searched (${state.searched}), failed (${state.failed.length}) and unknown before done (${passedOver}) do not add up to done (${state.done})`;
+  }
+  if (state.sent < state.searched + state.failed.length + state.unknown.length) {
+    return `sent (${state.sent}) is less than the searches answered, failed and unknown`;
+  }
+  const indexes = state.unknown.map((search) => search.index);
+  if (indexes.some((index, at) => index >= state.total || (at > 0 && index <= (indexes[at - 1] as number)))) {
+    return 'unknown lists its searches out of order or beyond total';
   }
   if (state.output.format === 'table') return 'a table is never resumed';
   if (!state.output.unique && state.seen.length > 0)

@@ -1,17 +1,21 @@
 // FILE.state: how far a batch writing to -o FILE got, so --resume can continue it. Searches are
 // written in input order, so "done" is always a prefix of the unique rows plus the byte length and
 // SHA-256 of the partial file after the last fully written search. Rewritten atomically (a temporary
-// file renamed over it) after every search, so a crash or Ctrl-C at any moment leaves a state that
-// matches the partial file. Read back, it is checked whole (state-check.ts) before anything is sent.
-import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// file renamed over it, through a symlink: held-file.ts) when a search goes out and after every
+// search, so a crash or Ctrl-C at any moment leaves a state that matches the partial file and names
+// the searches that were sent without an answer. The batch holds the file for its whole run (one
+// writer). Read back, it is checked whole (state-check.ts) before anything is sent.
+import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import type { HeldFile } from '../checkpoint/held-file.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { errorCode } from '../output/write-errors.js';
 import { describeIssue } from '../text/schema-issues.js';
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
+/** Version 2 (no `sent`, no `unknown`) is read and upgraded. */
+const OLDEST_VERSION = 2;
 
 const count = () => z.int().check(z.minimum(0));
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -32,6 +36,15 @@ const FAILED_SEARCH = z.strictObject({
   message: z.string(),
 });
 
+/** A search sent whose answer never came (a stop, a reset): it may have run and spent a live search. */
+const UNKNOWN_SEARCH = z.strictObject({
+  /** Its place among the unique rows. */
+  index: count(),
+  line: z.int().check(z.minimum(1)),
+  query: z.string(),
+  location: z.string(),
+});
+
 export const BATCH_STATE = z.strictObject({
   version: z.literal(STATE_VERSION),
   /** SHA-256 of the unique searches (dedupe.ts inputFingerprint). */
@@ -48,45 +61,32 @@ export const BATCH_STATE = z.strictObject({
   sha256: z.string().check(z.regex(SHA256)),
   /** Results written so far (after --unique). */
   results: count(),
+  /** Searches answered with results. */
   searched: count(),
+  /** Searches sent, answered or not (the whole batch, every run): what may have been spent. */
+  sent: count(),
   failed: z.array(FAILED_SEARCH),
+  /**
+   * Searches sent without an answer: before `done`, ones a --resume passed over (not sent again);
+   * from `done` on, ones in flight when the run stopped.
+   */
+  unknown: z.array(UNKNOWN_SEARCH),
   /** place_ids written so far, for --unique; empty without it. */
   seen: z.array(z.string()),
 });
 
 export type OutputShape = z.infer<typeof OUTPUT_SHAPE>;
 export type FailedSearch = z.infer<typeof FAILED_SEARCH>;
+export type UnknownSearch = z.infer<typeof UNKNOWN_SEARCH>;
 export type BatchState = z.infer<typeof BATCH_STATE>;
 
 export function statePath(outputFile: string): string {
   return `${outputFile}.state`;
 }
 
-/**
- * Writes the state through a temporary file of a name no one else uses (created exclusively: a link
- * planted there is never followed). `exclusive`: the first save of a new batch, which refuses to
- * replace a state file another run created meanwhile (link() fails where rename() would replace).
- */
-export async function saveState(file: string, state: BatchState, { exclusive = false } = {}): Promise<void> {
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temp, `${JSON.stringify(state)}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    if (!exclusive) {
-      await rename(temp, file);
-      return;
-    }
-    try {
-      await link(temp, file);
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-      throw new UsageError(
-        `${file} was created by another batch writing the same file`,
-        'wait for it to finish, or write to another -o file',
-      );
-    }
-  } finally {
-    await rm(temp, { force: true });
-  }
+/** Writes the state atomically through the batch's held file. */
+export async function saveState(file: HeldFile, state: BatchState): Promise<void> {
+  await file.write(`${JSON.stringify(state)}\n`);
 }
 
 /** undefined when there is no state file; UsageError (exit 2) when it is not one this leadctl wrote. */
@@ -105,9 +105,10 @@ export async function loadState(file: string): Promise<BatchState | undefined> {
     throw unreadable(file, 'it is not valid JSON');
   }
   const version = (json as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version !== STATE_VERSION) {
+  if (typeof version === 'number' && (version < OLDEST_VERSION || version > STATE_VERSION)) {
     throw unreadable(file, `it was written by another version of leadctl (state version ${version})`);
   }
+  if (version === OLDEST_VERSION) json = upgradeFromVersion2(json as Record<string, unknown>);
   const parsed = BATCH_STATE.safeParse(json);
   if (!parsed.success) throw unreadable(file, describeIssue(parsed.error.issues[0] as z.core.$ZodIssue));
   return parsed.data;
@@ -120,8 +121,15 @@ export function unreadable(file: string, why: string): UsageError {
   );
 }
 
-export async function removeState(file: string): Promise<void> {
-  await rm(file, { force: true });
+/** A batch stopped by an older leadctl: every search it finished was sent, and none was left unanswered. */
+function upgradeFromVersion2(old: Record<string, unknown>): Record<string, unknown> {
+  const searched = typeof old.searched === 'number' ? old.searched : 0;
+  const failed = Array.isArray(old.failed) ? old.failed.length : 0;
+  return { ...old, version: STATE_VERSION, sent: searched + failed, unknown: [] };
+}
+
+export async function removeState(file: HeldFile): Promise<void> {
+  await rm(file.target, { force: true });
 }
 
 /** The options that differ between a stopped run and this one, as flags a user recognizes. */

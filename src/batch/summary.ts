@@ -2,28 +2,73 @@
 // succeed. The counts cover the whole batch, a stopped run and its --resume together.
 import { ExitCode, LeadError } from '../api/errors.js';
 import { formatCount } from '../ui/count.js';
-import type { OutputShape } from './state.js';
+import type { OutputShape, UnknownSearch } from './state.js';
 
 export interface BatchTotals {
-  searched: number;
+  /** Searches sent (every run of the batch): each may have spent a live search. */
+  sent: number;
+  /** Of those, the ones never answered (a stop, a reset): they may have run. */
+  unknown: number;
   failed: number;
   duplicates: number;
-  /** Unique searches neither finished nor failed: left for --resume. */
+  /** Unique searches never sent: left for --resume. */
   notRun: number;
   results: number;
 }
 
 const count = formatCount;
 
-/** "48 searched, 1 failed, 1 skipped as duplicate; 1,130 results" (+ ", 12 not run" when stopped). */
+/**
+ * "48 sent, 1 failed, 1 skipped as duplicate; 1,130 results" (+ ", 12 not run" when stopped, and
+ * "(2 without an answer: they may have run)" after the sent count when some were never answered).
+ */
 export function summaryLine(totals: BatchTotals): string {
+  const unknown =
+    totals.unknown > 0
+      ? ` (${count(totals.unknown)} without an answer: ${totals.unknown === 1 ? 'it' : 'they'} may have run)`
+      : '';
   const parts = [
-    `${count(totals.searched)} searched`,
+    `${count(totals.sent)} sent${unknown}`,
     `${count(totals.failed)} failed`,
     `${count(totals.duplicates)} skipped as duplicate`,
   ];
   if (totals.notRun > 0) parts.push(`${count(totals.notRun)} not run`);
   return `${parts.join(', ')}; ${count(totals.results)} ${totals.results === 1 ? 'result' : 'results'}`;
+}
+
+/** "line 4 (plumber, Dallas), line 9 (roofer, Waco)", at most 10. */
+export function linesOf(searches: readonly UnknownSearch[]): string {
+  const named = searches
+    .slice(0, 10)
+    .map((search) => `line ${search.line} (${search.query}, ${search.location})`);
+  if (searches.length > 10) named.push(`and ${count(searches.length - 10)} more`);
+  return named.join(', ');
+}
+
+const searchesWere = (n: number) => `${count(n)} ${n === 1 ? 'search was' : 'searches were'}`;
+
+/** At a stop: what was in flight. */
+export function unknownAtStop(searches: readonly UnknownSearch[], resumable: boolean): string {
+  const then = resumable
+    ? '; --resume will not send them again unless you add --resend-unknown'
+    : '; running the batch again sends them again';
+  return `${searchesWere(searches.length)} sent without an answer and may have run (spending live searches): ${linesOf(searches)}${then}`;
+}
+
+/** At a resume: what it passes over. */
+export function unknownNotResent(searches: readonly UnknownSearch[]): string {
+  return `${searchesWere(searches.length)} sent by the stopped run without an answer and may have run: ${linesOf(searches)}; they are not sent again (stop now and add --resend-unknown to send them)`;
+}
+
+/** The batch finished, but some searches were passed over as unknown: exit 6, like a search that may have run. */
+export function unknownRowsError(unknown: number): LeadError {
+  return new LeadError(
+    `${searchesWere(unknown)} sent without an answer and not sent again: their results are not in the output (listed above)`,
+    {
+      exitCode: ExitCode.unavailable,
+      hint: 'they may have run and spent live searches; to search them again, put them in a new --input file',
+    },
+  );
 }
 
 /** Every row ran, but the server refused some (422): exit 2, like a single refused search. */

@@ -1,9 +1,9 @@
 // The checkpoint file of `--checkpoint FILE`: which list it belongs to (resource, profile, base URL)
 // and the ids at the newest end of that list when the last committed run began (docs/checkpoint.md).
-// Written atomically (a temporary file of its own name, 0600, renamed over FILE) and read back
-// through a schema: anything else, a tampered file or another program's, is refused with exit 2.
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Written atomically through held-file.ts (a temporary file, 0600, renamed over FILE, or over the
+// file a symlink FILE names) and read back through a schema: anything else, a tampered file or
+// another program's, is refused with exit 2.
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import { errorCode, reasonOf } from '../output/write-errors.js';
@@ -66,16 +66,9 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
   return checkpoint;
 }
 
-export async function saveCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    // 'wx': created here, never a file or link someone planted under that name.
-    await writeFile(temp, `${JSON.stringify(checkpoint, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw new UsageError(`cannot write checkpoint ${file}: ${reasonOf(error)}`);
-  }
+/** The file's text: written by the run through its held file (held-file.ts), never directly. */
+export function checkpointText(checkpoint: Checkpoint): string {
+  return `${JSON.stringify(checkpoint, null, 2)}\n`;
 }
 
 function describeKey(key: 'resource' | 'profile' | 'baseUrl'): string {

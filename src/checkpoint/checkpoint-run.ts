@@ -1,7 +1,9 @@
-// `--checkpoint FILE` from start to end: read FILE (refused when it belongs to another list), walk
-// the list (a full export the first time, only what is new afterwards), and save the new FILE when
-// the caller says the output is committed. Until then FILE is untouched, so a failed, interrupted or
-// capped run leaves it as it was and the next run fetches the same items again.
+// `--checkpoint FILE` from start to end: hold FILE (one run at a time), read it (refused when it
+// belongs to another list), walk the list (a full export the first time, only what is new
+// afterwards), then move it in two steps around the caller's commit of the output: prepare() writes
+// and syncs the new FILE's temporary file (all that can fail for lack of space) before the output is
+// committed, commit() renames it into place after. Until then FILE is untouched, so a failed,
+// interrupted or capped run leaves it as it was and the next run fetches the same items again.
 import type { LeadClient } from '../api/client.js';
 import { identityText } from '../api/exact-number.js';
 import {
@@ -12,7 +14,8 @@ import {
   paginatePages,
 } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';
-import { type Checkpoint, HEAD_IDS, loadCheckpoint, saveCheckpoint } from './checkpoint-file.js';
+import { type Checkpoint, checkpointText, HEAD_IDS, loadCheckpoint } from './checkpoint-file.js';
+import { holdStateFile, type PreparedWrite } from './held-file.js';
 import { incrementalPages, type NewHead } from './incremental.js';
 
 type Item = Lead | HistoryEntry;
@@ -35,14 +38,26 @@ export interface CheckpointRun {
   /** No checkpoint yet: this run exports everything. */
   readonly first: boolean;
   readonly pages: AsyncIterable<Item[]>;
-  /** Call once the output is committed: moves the checkpoint forward. */
+  /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
+  prepare(): Promise<void>;
+  /** Once the output is committed: renames the prepared FILE into place. */
   commit(): Promise<void>;
+  /** At the end, whatever happened: drops an uncommitted prepared FILE and frees FILE. Never throws. */
+  release(): Promise<void>;
 }
 
 export async function startCheckpointRun(options: CheckpointRunOptions): Promise<CheckpointRun> {
   const { client, resource, file, limit, signal } = options;
   const owner = { resource, profile: options.profile, baseUrl: client.apiRoot };
-  const previous = await loadCheckpoint(file, owner);
+  // Held before it is read, so that a second run stops here, before any request.
+  const held = await holdStateFile(file, 'checkpoint');
+  let previous: Checkpoint | undefined;
+  try {
+    previous = await loadCheckpoint(file, owner);
+  } catch (error) {
+    held.release();
+    throw error;
+  }
   const fetchPage: FetchPage<Item> = (page, size, pageSignal) =>
     fetchListPage(client, resource, page, size, pageSignal);
   let result: () => NewHead;
@@ -91,10 +106,11 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
     });
     result = () => anchor ?? { head: [], total: 0 };
   }
+  let prepared: PreparedWrite | undefined;
   return {
     first: previous === undefined,
     pages,
-    commit: () => {
+    prepare: async () => {
       const { head, total } = result();
       const next: Checkpoint = {
         kind: 'leadctl-checkpoint',
@@ -104,7 +120,15 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
         total,
         savedAt: new Date().toISOString(),
       };
-      return saveCheckpoint(file, next);
+      prepared = await held.prepare(checkpointText(next));
+    },
+    commit: async () => {
+      if (!prepared) throw new Error('checkpoint commit() before prepare()');
+      await prepared.commit();
+    },
+    release: async () => {
+      await prepared?.discard();
+      held.release();
     },
   };
 }

@@ -13,8 +13,18 @@ import {
   runBatchEngine,
   type SearchOutcome,
 } from '../batch/run-batch.js';
-import { type OutputShape, removeState, saveState } from '../batch/state.js';
-import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../batch/summary.js';
+import { recordSends, unansweredBefore } from '../batch/sent-record.js';
+import { type OutputShape, removeState } from '../batch/state.js';
+import {
+  failedRowsError,
+  linesOf,
+  requestCapError,
+  resumeCommand,
+  summaryLine,
+  unknownAtStop,
+  unknownNotResent,
+  unknownRowsError,
+} from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
@@ -39,6 +49,16 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const source = input === '-' ? 'standard input' : input;
   const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
 
+  if (flags.resendUnknown && !flags.resume) {
+    throw new UsageError(
+      '--resend-unknown goes with --resume: it sends again what a stopped batch never heard back about',
+    );
+  }
+  if (flags.dryRun) {
+    const { runBatchDryRun } = await import('../batch/dry-run.js');
+    return runBatchDryRun(plan, input, flags, ctx);
+  }
+
   const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
   // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
@@ -53,6 +73,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     memory?.close();
     throw error;
   }
+  let releaseTarget = () => {};
   const { client, ui } = session;
   const { io } = ctx;
   try {
@@ -77,16 +98,39 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       shape,
       renderer,
     });
+    releaseTarget = target.release;
     const { output, stateFile, state } = target;
-    if (flags.resume)
-      ui.notice(`Resuming: ${state.done} of ${plan.unique.length} searches were done before.`);
-    const seen = new Set(state.seen);
     const total = plan.unique.length;
-    quotaCheckForSearches(session, total - state.done);
+    // Sent by the stopped run without an answer: not sent again unless the user says so.
+    const skip = flags.resume ? unansweredBefore(state, Boolean(flags.resendUnknown)) : new Set<number>();
+    if (flags.resume) {
+      ui.notice(`Resuming: ${state.done} of ${total} searches were done before.`);
+      const waiting = state.unknown.filter((search) => search.index >= state.done);
+      if (skip.size > 0) ui.warn(unknownNotResent(waiting));
+      else if (waiting.length > 0) {
+        ui.notice(`Sending again, as --resend-unknown asks: ${linesOf(waiting)}.`);
+        state.unknown = state.unknown.filter((search) => search.index < state.done);
+      }
+    }
+    const seen = new Set(state.seen);
+    quotaCheckForSearches(session, total - state.done - skip.size);
+    const sends = recordSends(state, stateFile);
+
+    const onStart = async (index: number, row: SearchRow) => {
+      budget?.countStart();
+      ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
+      await sends.sending(index, row);
+    };
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
-      if (outcome.kind === 'found') {
+      if (outcome.kind !== 'unknown') sends.answered(index);
+      if (outcome.kind === 'unknown') {
+        ui.stopProgress();
+        io.stderr.write(
+          `${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): sent before the stop without an answer; not sent again`)}\n`,
+        );
+      } else if (outcome.kind === 'found') {
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
@@ -107,12 +151,13 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       state.bytes = output.bytes;
       state.sha256 = output.digest();
       if (flags.unique) state.seen = [...seen];
-      if (stateFile) await saveState(stateFile, state);
+      await sends.persist();
     };
 
     const result = await runBatchEngine<SearchRow, Item>({
       rows: plan.unique,
       startAt: state.done,
+      skip,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       ...(budget ? { budget } : {}),
       signal: ctx.signal,
@@ -130,20 +175,23 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         return (await client.search(params, { signal })).results;
       },
       isRowFailure: (error) => error instanceof ValidationError,
-      onStart: (index, row) => {
-        budget?.countStart();
-        ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
-      },
+      onStart,
+      onAbandoned: (index, _row, error) => sends.abandoned(index, error),
       onFinished,
     });
     ui.stopProgress();
+    // What the stop changed (searches known not to have run) goes to disk before anything is said.
+    if (result.stop) await sends.persist().catch(() => {});
+    else await sends.saved();
 
     const closing = renderer.finish();
+    const inFlight = state.unknown.filter((search) => search.index >= result.finished);
     const totals = {
-      searched: state.searched,
+      sent: state.sent,
+      unknown: state.unknown.length,
       failed: state.failed.length,
       duplicates: plan.duplicates,
-      notRun: total - result.finished,
+      notRun: total - result.finished - inFlight.length,
       results: state.results,
     };
     if (!result.stop) {
@@ -157,12 +205,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       if (stateFile) await removeState(stateFile);
       ui.notice(summaryLine(totals));
       if (totals.failed > 0) throw failedRowsError(totals.failed, total);
+      if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
       return;
     }
     // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
     // too, which --resume cuts off again at the recorded length), then say how to go on. A file
     // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
-    const keepsNothing = output.partialPath !== undefined && state.done === 0;
+    // Searches sent without an answer keep the state, which names them for --resume.
+    const keepsNothing = output.partialPath !== undefined && state.done === 0 && state.unknown.length === 0;
     if (keepsNothing) {
       await output.discard();
       if (stateFile) await removeState(stateFile);
@@ -171,9 +221,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       await output.abandon();
     }
     ui.notice(summaryLine(totals));
+    if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
     if (stateFile && !keepsNothing) {
       ui.notice(
-        `Progress is saved in ${stateFile}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
+        `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
       );
     }
     const error = stopError(result.stop, flags.maxRequests, totals.notRun);
@@ -182,6 +233,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   } finally {
     ui.stopProgress();
     memory?.close();
+    releaseTarget();
     await session.close();
   }
 }

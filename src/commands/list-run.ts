@@ -5,6 +5,8 @@ import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { fetchListPage, type PageProgress } from '../api/paging/index.js';
 import { RequestBudget } from '../api/request-budget.js';
 import { parseSince } from '../api/since.js';
+import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
+import { appendUndoPoint } from '../output/append-file.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
@@ -53,8 +55,9 @@ export async function runList(
     ui.progress(progressLine(info.noun, p));
     checkQuota(p);
   };
+  let checkpoint: CheckpointRun | undefined;
   try {
-    const checkpoint =
+    checkpoint =
       flags.checkpoint === undefined
         ? undefined
         : // Loaded only here: it brings node:crypto and zod, which a one-page run never needs.
@@ -74,6 +77,8 @@ export async function runList(
               ),
             onNotice: (message) => ui.notice(message),
           });
+    // --append with a checkpoint: where the file is cut back to should the checkpoint's last rename fail.
+    const undoAppend = checkpoint && flags.append ? await appendUndoPoint(flags.output as string) : undefined;
     const footer = await withItemSink(
       {
         ctx,
@@ -112,18 +117,45 @@ export async function runList(
           written += items.length;
         }
         ui.stopProgress();
+        // Before the output is committed: all that can fail in moving the checkpoint (its new file,
+        // written and synced) fails now, while the output can still be taken back.
+        await checkpoint?.prepare();
         const noun = checkpoint && !checkpoint.first ? `new ${info.noun}` : info.noun;
         if (written === 0) return `No ${noun} (${spent()}).`;
         const where = writesToStdout(flags) ? '' : ` to ${flags.output}`;
         return `Wrote ${formatCount(written)} ${noun}${where} (${spent()}).`;
       },
     );
-    // Only now is the output committed (renamed into place, or appended and synced).
-    await checkpoint?.commit();
+    // Only now is the output committed (renamed into place, or appended and synced): the checkpoint
+    // follows with one rename. Should even that fail, appended rows are taken back, so that the next
+    // run (which fetches them again) does not write them twice.
+    if (checkpoint) await commitCheckpoint(checkpoint, undoAppend, flags);
     if (footer) ui.notice(footer);
   } finally {
     ui.stopProgress();
+    await checkpoint?.release();
     await session.close();
+  }
+}
+
+async function commitCheckpoint(
+  checkpoint: CheckpointRun,
+  undoAppend: (() => Promise<void>) | undefined,
+  flags: ListFlags,
+): Promise<void> {
+  try {
+    await checkpoint.commit();
+  } catch (error) {
+    if (!undoAppend || !(error instanceof LeadError)) throw error;
+    await undoAppend();
+    throw new LeadError(
+      `${error.message}; the rows this run appended to ${flags.output} were removed again`,
+      {
+        exitCode: error.exitCode,
+        hint: 'the file and the checkpoint are as they were before this run: run it again',
+        cause: error,
+      },
+    );
   }
 }
 

@@ -8,6 +8,10 @@ export interface SearchFlags extends OutputFlags {
   unique?: boolean;
   maxRequests?: number;
   resume?: boolean;
+  /** With --resume: send again the searches a stopped batch sent without an answer. */
+  resendUnknown?: boolean;
+  /** Validate and count the batch, send nothing. */
+  dryRun?: boolean;
   concurrency?: number;
   /** Remembered searches (src/sync/search-memory.ts); cache in milliseconds. */
   db?: string;

@@ -19,9 +19,9 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     await runBatch(flags.input, flags, ctx);
     return;
   }
-  const batchOnly = (['unique', 'maxRequests', 'resume', 'concurrency'] as const).filter(
-    (k) => flags[k] !== undefined,
-  );
+  const batchOnly = (
+    ['unique', 'maxRequests', 'resume', 'resendUnknown', 'dryRun', 'concurrency'] as const
+  ).filter((k) => flags[k] !== undefined);
   if (batchOnly.length > 0) {
     const names = batchOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
     throw new UsageError(`${names.join(', ')} only applies to a batch (--input)`, USAGE_HINT);

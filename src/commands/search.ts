@@ -24,6 +24,14 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       integerIn(1, Number.MAX_SAFE_INTEGER),
     )
     .option('--resume', 'batch: continue a stopped batch from <file>.state (needs -o)')
+    .option(
+      '--resend-unknown',
+      'batch, with --resume: send again the searches the stopped run sent without an answer',
+    )
+    .option(
+      '--dry-run',
+      'batch: check the input and show what it would send and what quota is left; send nothing',
+    )
     .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16))
     .option('--db <file>', 'keep every result in this SQLite database, with query, location and time')
     .option('--new-only', "write only places the database has never seen (--db, else sync's database)")
@@ -44,6 +52,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
         'leadctl search "plumber" --location Austin',
         "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
         'leadctl search --input searches.csv --unique --csv -o results.csv',
+        'leadctl search --input searches.csv --dry-run',
         'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
       ]),
     )

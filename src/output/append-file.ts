@@ -4,6 +4,7 @@
 // What the file begins with is read once, for the header check (append-check.ts).
 import { constants } from 'node:fs';
 import { type FileHandle, open, rm, truncate } from 'node:fs/promises';
+import { resolveOutputPath } from './output-path.js';
 import { FileSink, type Sink } from './sinks.js';
 
 const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDWR } = constants;
@@ -58,4 +59,16 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
   const buffer = Buffer.alloc(length);
   const { bytesRead } = await handle.read(buffer, 0, length, position);
   return buffer.subarray(0, bytesRead).toString('utf8');
+}
+
+/**
+ * The -o file's length now, and how to cut it back to it: for a run whose output is committed but
+ * whose checkpoint then could not be moved (its rename failed), so that the next run, which fetches
+ * the same items again, does not append them twice. `file` is the -o name; links are followed.
+ */
+export async function appendUndoPoint(file: string): Promise<() => Promise<void>> {
+  const where = await resolveOutputPath(file);
+  if (where.kind !== 'file') return async () => {};
+  const { target, existing } = where;
+  return () => (existing ? truncate(target, existing.size) : rm(target, { force: true })).catch(() => {});
 }

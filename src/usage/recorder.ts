@@ -34,11 +34,21 @@ export interface RecorderOptions {
   now?: () => number;
 }
 
-/** Creates the state folder now (0700), so an unusable XDG_STATE_HOME stops the run before any request. */
+/**
+ * Creates the state folder now (0700). The ledger is optional: a folder that cannot be made (a
+ * read-only HOME, a full disk) is one warning, this run is not counted, and the command goes on.
+ */
 export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
   const { env, key, plan, warn, now = Date.now } = options;
-  makePrivateDir(stateDir(env), STATE_FOLDER);
   const file = ledgerFile(env);
+  let usable = true;
+  try {
+    makePrivateDir(stateDir(env), STATE_FOLDER);
+  } catch (error) {
+    usable = false;
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(`${reason}; this run's requests are not counted in the usage ledger`);
+  }
   const run = new Map<string, Counts>();
   let problemReported = false;
 
@@ -70,7 +80,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
     hooks: { onAttempt: count },
     reportProblem,
     flush: async () => {
-      if (run.size === 0) return;
+      if (run.size === 0 || !usable) return;
       const counted = new Map(run);
       run.clear();
       try {

@@ -67,9 +67,13 @@ describe.each([
     const out = join(dir, 'leads.out');
     // Two live searches this month, then 429 with a retryAfter weeks away: beyond any --max-wait.
     const limited = await sandboxWith({ liveSearchLimit: 2 });
-    const stopped = await run(limited, ['--input', input, '-o', out, ...options]);
+    // One at a time: with two in flight, the server may answer the later search first and refuse
+    // the earlier with the 429; the later one then ran but cannot be written (it would leave a
+    // gap), and is named as sent without an answer, so the counts below would differ.
+    const stopped = await run(limited, ['--input', input, '-o', out, '--concurrency', '1', ...options]);
     expect(stopped.exitCode).toBe(5);
-    expect(stopped.stderr).toMatch(/^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m);
+    // The third search was answered 429: not run, so not counted as sent.
+    expect(stopped.stderr).toMatch(/^2 sent, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m);
     expect(stopped.stderr).toContain(`Progress is saved in ${out}.state; continue with:`);
     expect(existsSync(out)).toBe(false);
     const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
@@ -88,7 +92,7 @@ describe.each([
       { query: 'plumber', location: 'Dallas', radius: 25 },
       { query: 'dentist', location: 'Waco' },
     ]);
-    expect(resumed.stderr).toMatch(/^6 searched, 0 failed, 1 skipped as duplicate; \d+ results$/m);
+    expect(resumed.stderr).toMatch(/^6 sent, 0 failed, 1 skipped as duplicate; \d+ results$/m);
     expect(existsSync(join(dir, state.partial))).toBe(false);
     expect(existsSync(`${out}.state`)).toBe(false);
     expect((await readFile(out)).equals(await uninterrupted(input, dir, options))).toBe(true);
@@ -111,42 +115,80 @@ describe('--max-requests, then --resume', () => {
 });
 
 describe('Ctrl-C, then --resume', () => {
-  it('exits 130 leaving the partial file and .state, and --resume completes the same file', async () => {
-    const { dir, input } = await workspace();
-    const out = join(dir, 'leads.csv');
+  /** Ctrl-C while the third search is at the server: its answer is held until the CLI has exited. */
+  async function interruptAtThird(input: string, out: string) {
     const first = await sandboxWith();
     const child = spawnCli(
       ['search', '--input', input, '-o', out, '--csv', '--concurrency', '1', ...auth(first)],
-      {
-        env: env(),
-        stdin: 'ignore',
-      },
+      { env: env(), stdin: 'ignore' },
     );
-    // Ctrl-C while the third search is at the server: its answer is held until the CLI has exited.
     first.onRequest(async () => {
       if (first.requests.length !== 3) return;
       child.kill('SIGINT');
       await child;
     });
-    const interrupted = await child;
+    return child;
+  }
+
+  it('exits 130 naming the search in flight; --resume --resend-unknown completes the same file', async () => {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.csv');
+    const interrupted = await interruptAtThird(input, out);
     expect(interrupted.exitCode).toBe(130);
-    expect(String(interrupted.stderr)).toContain('leadctl: interrupted');
-    expect(String(interrupted.stderr)).toMatch(
-      /^2 searched, 0 failed, 1 skipped as duplicate, 4 not run; \d+ results$/m,
+    const stderr = String(interrupted.stderr);
+    expect(stderr).toContain('leadctl: interrupted');
+    // Three searches went out; the third never answered: it may have run.
+    expect(stderr).toMatch(
+      /^3 sent \(1 without an answer: it may have run\), 0 failed, 1 skipped as duplicate, 3 not run; \d+ results$/m,
+    );
+    expect(stderr).toContain(
+      'leadctl: warning: 1 search was sent without an answer and may have run (spending live searches): line 4 (roofer, Dallas); --resume will not send them again unless you add --resend-unknown',
     );
     expect(existsSync(out)).toBe(false);
     const state = JSON.parse(await readFile(`${out}.state`, 'utf8'));
-    expect(state.done).toBe(2);
+    expect(state).toMatchObject({ done: 2, sent: 3 });
+    expect(state.unknown).toEqual([{ index: 2, line: 4, query: 'roofer', location: 'Dallas' }]);
     expect(existsSync(join(dir, state.partial))).toBe(true);
-    expect(String(interrupted.stderr)).toContain(
-      `the output received so far is in ${join(dir, state.partial)}`,
-    );
+    expect(stderr).toContain(`the output received so far is in ${join(dir, state.partial)}`);
+
+    const fresh = await sandboxWith();
+    const resumed = await run(fresh, ['--input', input, '-o', out, '--csv', '--resume', '--resend-unknown']);
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stderr).toContain('Sending again, as --resend-unknown asks: line 4 (roofer, Dallas).');
+    expect(searchBodies(fresh)).toHaveLength(UNIQUE - 2);
+    expect((await readFile(out)).equals(await uninterrupted(input, dir, ['--csv']))).toBe(true);
+  });
+
+  it('a plain --resume does not send the unanswered search again: it says so and exits 6', async () => {
+    const { dir, input } = await workspace();
+    const out = join(dir, 'leads.csv');
+    expect((await interruptAtThird(input, out)).exitCode).toBe(130);
 
     const fresh = await sandboxWith();
     const resumed = await run(fresh, ['--input', input, '-o', out, '--csv', '--resume']);
-    expect(resumed.exitCode).toBe(0);
-    expect(searchBodies(fresh)).toHaveLength(UNIQUE - 2);
-    expect((await readFile(out)).equals(await uninterrupted(input, dir, ['--csv']))).toBe(true);
+    expect(resumed.exitCode).toBe(6);
+    expect(resumed.stderr).toContain(
+      'leadctl: warning: 1 search was sent by the stopped run without an answer and may have run: line 4 (roofer, Dallas); they are not sent again (stop now and add --resend-unknown to send them)',
+    );
+    expect(resumed.stderr).toContain(
+      'leadctl: line 4 (roofer, Dallas): sent before the stop without an answer; not sent again\n',
+    );
+    expect(resumed.stderr).toMatch(
+      /^6 sent \(1 without an answer: it may have run\), 0 failed, 1 skipped as duplicate; \d+ results$/m,
+    );
+    expect(resumed.stderr).toContain(
+      'leadctl: 1 search was sent without an answer and not sent again: their results are not in the output (listed above)',
+    );
+    // Only the three never sent go out; the file has every other search's rows, none for line 4.
+    expect(searchBodies(fresh)).toEqual([
+      { query: 'electrician', location: 'Fort Worth, TX' },
+      { query: 'plumber', location: 'Dallas', radius: 25 },
+      { query: 'dentist', location: 'Waco' },
+    ]);
+    const text = await readFile(out, 'utf8');
+    expect(text).not.toContain('roofer');
+    expect(text).toContain('electrician');
+    expect(existsSync(`${out}.state`)).toBe(false);
   });
 });
 

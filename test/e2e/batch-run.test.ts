@@ -112,7 +112,7 @@ describe('batch searches', () => {
       'electrician|Fort Worth, TX',
       'plumber|Dallas',
     ]);
-    expect(stderr).toContain(`5 searched, 0 failed, 1 skipped as duplicate; ${rows.length} results\n`);
+    expect(stderr).toContain(`5 sent, 0 failed, 1 skipped as duplicate; ${rows.length} results\n`);
   });
 
   it("json and ndjson carry search_query and search_location ahead of each result's own keys", async () => {
@@ -194,7 +194,7 @@ describe('batch searches', () => {
     expect(exitCode).toBe(2);
     expect(searches()).toHaveLength(3);
     expect(stderr).toMatch(new RegExp(`^leadctl: line 3 \\(${long}, Austin\\): .*query`, 'm'));
-    expect(stderr).toMatch(/^2 searched, 1 failed, 0 skipped as duplicate; \d+ results$/m);
+    expect(stderr).toMatch(/^3 sent, 1 failed, 0 skipped as duplicate; \d+ results$/m);
     const labels = new Set(
       stdout
         .trimEnd()
@@ -211,7 +211,7 @@ describe('batch searches', () => {
     expect(searches()).toHaveLength(3);
     const items = JSON.parse(stdout) as Array<Record<string, unknown>>; // still a complete json array
     expect(new Set(items.map((item) => item.search_location))).toEqual(new Set(['Dallas', 'Austin']));
-    expect(stderr).toMatch(/^3 searched, 0 failed, 1 skipped as duplicate, 2 not run; \d+ results$/m);
+    expect(stderr).toMatch(/^3 sent, 0 failed, 1 skipped as duplicate, 2 not run; \d+ results$/m);
     expect(stderr).toContain('leadctl: stopped at --max-requests 3: 2 searches were not run\n');
   });
 

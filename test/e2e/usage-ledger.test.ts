@@ -1,8 +1,9 @@
 // The usage ledger: every request a run sends is counted once, however runs end and however many run
 // at once; the file is private, checked on read and kept small; a state folder that cannot be made
-// stops a run before it sends anything.
+// or written is one warning, and the command goes on.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import { apiRoot, ledgerPath, modeOf, readLedger, thisMonth, today } from '../helpers/ledger.js';
@@ -173,18 +174,50 @@ describe('the usage ledger', () => {
     ]);
   });
 
-  it('an XDG_STATE_HOME where no folder can be made stops the run at once, before any request', async () => {
+  // Root ignores file modes, so "read-only" is made the ways that stop root too: a folder under /proc
+  // (mkdir there fails, ENOENT) and a read-only tmpfs mounted on the ledger's folder (EROFS).
+  it('an XDG_STATE_HOME where no folder can be made is one warning, and the command goes on', async () => {
     const sandbox = await sandboxWith();
-    const r = await runCli(['leads', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+    const r = await runCli(['leads', '--json', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
       env: { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: '/proc/leadctl-no-such/state' },
     });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr.split('\n')[0]).toMatch(
-      /^leadctl: cannot create state folder \/proc\/leadctl-no-such\/state\/leadctl: /,
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(25);
+    expect(warnings(r.stderr)).toHaveLength(1);
+    expect(warnings(r.stderr)[0]).toMatch(
+      /^leadctl: warning: cannot create state folder \/proc\/leadctl-no-such\/state\/leadctl: .*; this run's requests are not counted in the usage ledger$/,
     );
-    expect(r.stderr).toContain(
-      'set XDG_STATE_HOME to a folder you can write, or unset it to use ~/.local/state',
-    );
-    expect(sandbox.requests).toHaveLength(0);
+    expect(sandbox.requests).toHaveLength(1);
+  });
+
+  it.skipIf(!canMount())('a read-only state folder is one warning, and the data is written', async () => {
+    const sandbox = await sandboxWith();
+    const state = tempDir('state');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', state]);
+    onTestFinished(() => {
+      execFileSync('umount', [state]);
+    });
+    const r = await runCli(['leads', '--json', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: state },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(25);
+    expect(warnings(r.stderr)).toEqual([
+      `leadctl: warning: cannot create state folder ${state}/leadctl: EROFS; this run's requests are not counted in the usage ledger`,
+    ]);
+    expect(sandbox.requests).toHaveLength(1);
   });
 });
+
+/** Root in a container that allows mount(2): the only way here to get a file system that refuses root. */
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = tempDir('mount-probe');
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -97,6 +97,53 @@ describe('runBatchEngine', () => {
     expect(handed.map(([, outcome]) => outcome.kind)).toEqual(['refused', 'found', 'found']);
   });
 
+  it('hands the rows in `skip` on as unknown in their place, never searching them', async () => {
+    const { control, handed, running } = engine([0, 1, 2, 3], { skip: new Set([1, 2]) });
+    await control.succeed(0);
+    await control.succeed(3);
+    const result = await running;
+    expect(control.started).toEqual([0, 3]);
+    expect(handed.map(([index, outcome]) => [index, outcome.kind])).toEqual([
+      [0, 'found'],
+      [1, 'unknown'],
+      [2, 'unknown'],
+      [3, 'found'],
+    ]);
+    expect(result).toEqual({ finished: 4, started: 2 });
+  });
+
+  it('records a search before it starts, and names every search a stop cut short', async () => {
+    const recorded: number[] = [];
+    const abandoned: Array<[number, unknown]> = [];
+    const { control, controller, handed, running } = engine([0, 1, 2], {
+      onStart: async (index) => {
+        recorded.push(index);
+      },
+      onAbandoned: (index, _row, error) => abandoned.push([index, error]),
+    });
+    await control.waitStarted(1);
+    expect(recorded).toEqual([0, 1]);
+    controller.abort(new Error('Ctrl-C'));
+    const result = await running;
+    expect(result.stop).toEqual({ kind: 'interrupted' });
+    expect(abandoned.map(([index]) => index).sort()).toEqual([0, 1]);
+    expect(handed).toEqual([]);
+  });
+
+  it('a start that cannot be recorded stops the batch with nothing sent for that row', async () => {
+    const full = new Error('ENOSPC');
+    const { control, running } = engine([0, 1], {
+      concurrency: 1,
+      onStart: async (index) => {
+        if (index === 1) throw full;
+      },
+    });
+    await control.succeed(0);
+    const result = await running;
+    expect(result.stop).toEqual({ kind: 'error', error: full });
+    expect(control.started).toEqual([0]);
+  });
+
   /** A budget of `limit` requests: each start spends one, and so does each retry the test reports. */
   function budget(limit: number) {
     let spent = 0;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileOutput, reopenPartialFile } from '../../src/batch/append-output.js';
@@ -11,12 +11,13 @@ import {
   shapeDifferences,
 } from '../../src/batch/state.js';
 import { checkStateAgreement } from '../../src/batch/state-check.js';
+import { holdStateFile } from '../../src/checkpoint/held-file.js';
 import { tempDir } from '../helpers/temp.js';
 
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const state: BatchState = {
-  version: 2,
+  version: 3,
   input: sha('input'),
   total: 3,
   output: shape,
@@ -26,27 +27,52 @@ const state: BatchState = {
   sha256: sha('x'),
   results: 20,
   searched: 1,
+  sent: 2,
   failed: [],
+  unknown: [{ index: 1, line: 3, query: 'roofer', location: 'Waco' }],
   seen: ['p1'],
 };
 
 describe('state file', () => {
-  it('round-trips and leaves no temporary file behind', async () => {
+  it('round-trips through its held file and leaves no temporary file behind', async () => {
     const dir = tempDir();
     const file = join(dir, 'out.csv.state');
-    await saveState(file, state);
+    const held = await holdStateFile(file, 'batch state');
+    await saveState(held, state);
     expect(await loadState(file)).toEqual(state);
-    expect(await readdir(dir)).toEqual(['out.csv.state']);
-    await removeState(file);
+    await removeState(held);
+    held.release();
+    expect(await readdir(dir)).toEqual([]);
     expect(await loadState(file)).toBeUndefined();
   });
 
-  it('an exclusive save refuses to replace a state file another run created', async () => {
+  it('is written through a symlink: the link stays and its target holds the state', async () => {
     const dir = tempDir();
+    const real = join(dir, 'real.state');
     const file = join(dir, 'out.csv.state');
-    await saveState(file, state, { exclusive: true });
-    await expect(saveState(file, state, { exclusive: true })).rejects.toThrow(/created by another batch/);
-    expect(await readdir(dir)).toEqual(['out.csv.state']);
+    await symlink(real, file);
+    const held = await holdStateFile(file, 'batch state');
+    await saveState(held, state);
+    held.release();
+    expect((await lstat(file)).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(real, 'utf8'))).toEqual(state);
+  });
+
+  it('is held by one run: a second hold names the holder and fails with exit 2', async () => {
+    const file = join(tempDir(), 'out.csv.state');
+    const held = await holdStateFile(file, 'batch state');
+    const second = holdStateFile(file, 'batch state');
+    await expect(second).rejects.toThrow(`in use by another leadctl run (pid ${process.pid}, started `);
+    await expect(second).rejects.toMatchObject({ exitCode: 2 });
+    held.release();
+    (await holdStateFile(file, 'batch state')).release();
+  });
+
+  it('reads a version 2 state of an older leadctl: every finished search counted as sent', async () => {
+    const file = join(tempDir(), 'x.state');
+    const { sent: _sent, unknown: _unknown, ...old } = { ...state, unknown: [] };
+    await writeFile(file, JSON.stringify({ ...old, version: 2 }));
+    expect(await loadState(file)).toEqual({ ...state, sent: 1, unknown: [] });
   });
 
   it.each([
@@ -80,6 +106,12 @@ describe('state file', () => {
     ['seen without --unique', { output: { ...shape, unique: false } }, /not --unique/],
     ['more seen than results', { results: 0, seen: ['a'] }, /more than the 0 results/],
     ['results with no bytes', { bytes: 0 }, /bytes is 0/],
+    ['fewer sent than answered and unknown', { sent: 1 }, /sent \(1\) is less than/],
+    [
+      'an unknown search beyond total',
+      { unknown: [{ index: 3, line: 9, query: 'q', location: 'l' }] },
+      /beyond total/,
+    ],
   ])('refuses a state whose numbers disagree: %s', (_name, change, message) => {
     expect(() => checkStateAgreement('x.state', { ...state, ...change } as BatchState)).toThrow(message);
   });

@@ -4,14 +4,20 @@ import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '..
 
 describe('summaryLine', () => {
   it('reads like the issue asks, with thousands separators', () => {
-    expect(summaryLine({ searched: 48, failed: 1, duplicates: 1, notRun: 0, results: 1130 })).toBe(
-      '48 searched, 1 failed, 1 skipped as duplicate; 1,130 results',
+    expect(summaryLine({ sent: 48, unknown: 0, failed: 1, duplicates: 1, notRun: 0, results: 1130 })).toBe(
+      '48 sent, 1 failed, 1 skipped as duplicate; 1,130 results',
     );
   });
 
   it('says how many searches were not run when the batch stopped', () => {
-    expect(summaryLine({ searched: 3, failed: 0, duplicates: 0, notRun: 7, results: 1 })).toBe(
-      '3 searched, 0 failed, 0 skipped as duplicate, 7 not run; 1 result',
+    expect(summaryLine({ sent: 3, unknown: 0, failed: 0, duplicates: 0, notRun: 7, results: 1 })).toBe(
+      '3 sent, 0 failed, 0 skipped as duplicate, 7 not run; 1 result',
+    );
+  });
+
+  it('counts searches sent without an answer among those sent, and says they may have run', () => {
+    expect(summaryLine({ sent: 4, unknown: 2, failed: 0, duplicates: 0, notRun: 3, results: 20 })).toBe(
+      '4 sent (2 without an answer: they may have run), 0 failed, 0 skipped as duplicate, 3 not run; 20 results',
     );
   });
 

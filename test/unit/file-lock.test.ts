@@ -1,13 +1,26 @@
 // The lock between leadctl processes (config/file-lock.ts), on real folders with a fake clock: held
 // only while the work runs, waited for with a growing backoff, taken over when stale, given up after
 // WAIT_MS, and never released by a holder that kept it so long that another may have taken it.
-import { existsSync, mkdirSync, rmdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   backoffMs,
+  describeHolder,
+  FileHeldError,
   FileLockedError,
   FileLockLostError,
+  holdFileLock,
   STALE_MS,
   WAIT_MS,
   withFileLock,
@@ -130,5 +143,73 @@ describe('backoffMs', () => {
     expect(backoffMs(0, () => 0.5)).toBe(15);
     expect(backoffMs(30, () => 0)).toBe(250);
     expect(backoffMs(30, () => 0.999)).toBeCloseTo(499.75);
+  });
+});
+
+describe('holdFileLock (a lock held for a whole run)', () => {
+  const holderOf = (file: string) => JSON.parse(readFileSync(join(`${file}.lock`, 'owner.json'), 'utf8'));
+  const plant = (file: string, owner: Record<string, unknown>) => {
+    mkdirSync(`${file}.lock`);
+    writeFileSync(join(`${file}.lock`, 'owner.json'), JSON.stringify(owner));
+  };
+
+  it('records pid, host and start time, refuses a second holder naming the first, and frees on release', () => {
+    const file = join(tempDir('lock'), 'cp.json');
+    vi.setSystemTime(Date.UTC(2026, 10, 25, 3, 41, 7));
+    const lock = holdFileLock(file, { host: 'here' });
+    expect(holderOf(file)).toMatchObject({
+      pid: process.pid,
+      host: 'here',
+      startedAt: '2026-11-25T03:41:07.000Z',
+    });
+    let refusal: unknown;
+    try {
+      holdFileLock(file, { host: 'here' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(FileHeldError);
+    expect(describeHolder((refusal as FileHeldError).holder)).toMatch(
+      new RegExp(`^pid ${process.pid}( on here)?, started 2026-11-25 03:41:07 UTC$`),
+    );
+    lock.release();
+    expect(readdirSync(dirname(file))).toEqual([]);
+  });
+
+  it('takes over the lock of a dead pid, however young, and never a live one, however old', () => {
+    const file = join(tempDir('lock'), 'cp.json');
+    plant(file, { pid: 111, host: 'here', startedAt: '2026-11-25T03:00:00.000Z', token: 'dead' });
+    const lock = holdFileLock(file, { host: 'here', isAlive: (pid) => pid !== 111 });
+    expect(holderOf(file).pid).toBe(process.pid);
+    lock.release();
+
+    plant(file, { pid: 222, host: 'here', startedAt: '2020-01-01T00:00:00.000Z', token: 'live' });
+    utimesSync(`${file}.lock`, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    expect(() => holdFileLock(file, { host: 'here', isAlive: () => true })).toThrow(FileHeldError);
+    expect(holderOf(file).token).toBe('live');
+  });
+
+  it('never judges a pid of another host', () => {
+    const file = join(tempDir('lock'), 'cp.json');
+    plant(file, { pid: 333, host: 'elsewhere', startedAt: '2026-11-25T03:00:00.000Z', token: 't' });
+    expect(() => holdFileLock(file, { host: 'here', isAlive: () => false })).toThrow(FileHeldError);
+  });
+
+  it('a folder without an owner is in the making (held) until STALE_MS, then taken over', () => {
+    const file = join(tempDir('lock'), 'cp.json');
+    mkdirSync(`${file}.lock`);
+    expect(() => holdFileLock(file, { host: 'here' })).toThrow(FileHeldError);
+    vi.setSystemTime(Date.now() + STALE_MS);
+    holdFileLock(file, { host: 'here' }).release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('release() leaves alone a lock that another run has taken since', () => {
+    const file = join(tempDir('lock'), 'cp.json');
+    const lock = holdFileLock(file, { host: 'here' });
+    rmSync(`${file}.lock`, { recursive: true });
+    plant(file, { pid: 444, host: 'here', startedAt: '2026-11-25T03:00:00.000Z', token: 'theirs' });
+    lock.release();
+    expect(holderOf(file).token).toBe('theirs');
   });
 });

@@ -1,0 +1,165 @@
+// `search --input FILE --dry-run`: the cost before it is spent. The input is read, validated and
+// deduplicated as a real run does (a bad row is exit 2), the state of -o FILE is read as --resume
+// would read it, and what the usage ledger holds is set beside the plan's limits. Nothing is sent,
+// nothing is locked or written; the report goes to stderr (stdout stays for data) and is printed
+// with --quiet too, since it is what was asked for.
+import { UsageError } from '../api/errors.js';
+import type { CommandContext } from '../commands/context.js';
+import type { SearchFlags } from '../commands/search-flags.js';
+import type { PlanName } from '../config/keys.js';
+import { resolveSettings } from '../config/settings.js';
+import { createItemRenderer } from '../output/item-sink.js';
+import { resolveOutputPath } from '../output/output-path.js';
+import { formatCount } from '../ui/count.js';
+import { safeForStderr } from '../ui/safe-text.js';
+import { ledgerKey, SANDBOX_KEY } from '../usage/ledger-key.js';
+import { ledgerFile } from '../usage/paths.js';
+import { PLAN_LIMITS, planLabel } from '../usage/plans.js';
+import { type UsageTotals, usageTotals } from '../usage/totals.js';
+import { BATCH_RESOURCE } from './items.js';
+import type { BatchPlan } from './load-input.js';
+import { type BatchState, loadState, shapeDifferences, statePath } from './state.js';
+import { checkStateAgreement } from './state-check.js';
+
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+export async function runBatchDryRun(
+  plan: BatchPlan,
+  input: string,
+  flags: SearchFlags,
+  ctx: CommandContext,
+): Promise<void> {
+  const { globals, io } = ctx;
+  const settings = await resolveSettings(
+    { apiKey: globals.apiKey, baseUrl: globals.baseUrl, profile: globals.profile },
+    io.env,
+  );
+  const total = plan.unique.length;
+  const source = input === '-' ? 'standard input' : input;
+  const lines = [
+    'Dry run: nothing is sent.',
+    `${source}: ${plural(total, 'search', 'searches')}, ${formatCount(plan.duplicates)} skipped as duplicate.`,
+  ];
+  const stopped = await stoppedBatch(plan, flags, ctx, settings.format);
+  let toSend = total;
+  if (stopped) {
+    const waiting = stopped.unknown.filter((search) => search.index >= stopped.done).length;
+    const resent = flags.resendUnknown ? waiting : 0;
+    const skipped = stopped.done + waiting - resent;
+    const resumeSends = total - skipped;
+    const unknownNote =
+      waiting > 0
+        ? ` (${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'})`
+        : '';
+    lines.push(
+      `${statePath(flags.output as string)}: a --resume skips ${formatCount(skipped)} of them${unknownNote} and sends ${formatCount(resumeSends)}.`,
+    );
+    if (flags.resume) toSend = resumeSends;
+    else lines.push('Without --resume this -o file is refused while its .state file is there.');
+  }
+  lines.push(
+    `It would send ${plural(toSend, 'search', 'searches')}: ${plural(toSend, 'request', 'requests')} at least (retries add more), each of which may be a live search.`,
+  );
+  lines.push(...ledgerLines(settings, io.env, toSend, Boolean(globals.sandbox)));
+  io.stderr.write(`${lines.map((line) => safeForStderr(line)).join('\n')}\n`);
+}
+
+/**
+ * The stopped batch of -o FILE, checked as --resume checks it (exit 2 where a resume would be
+ * refused); undefined when there is none. Without --resume a state file is only reported.
+ */
+async function stoppedBatch(
+  plan: BatchPlan,
+  flags: SearchFlags,
+  ctx: CommandContext,
+  storedFormat: string | undefined,
+): Promise<BatchState | undefined> {
+  if (flags.output === undefined) return undefined;
+  const where = await resolveOutputPath(flags.output);
+  if (where.kind !== 'file') {
+    if (flags.resume)
+      throw new UsageError('--resume needs -o <file>: the regular file the stopped batch was writing');
+    return undefined;
+  }
+  const file = statePath(flags.output);
+  const stopped = await loadState(file);
+  if (!stopped) {
+    if (flags.resume) throw new UsageError(`nothing to resume: ${file} does not exist`);
+    return undefined;
+  }
+  checkStateAgreement(file, stopped);
+  if (!flags.resume) return stopped;
+  if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
+    throw new UsageError(
+      'the input changed since the stopped run',
+      'resume with the same input, or delete the .state file to start over',
+    );
+  }
+  const { format } = await createItemRenderer({ ctx, flags, resource: BATCH_RESOURCE, storedFormat });
+  const shape = {
+    format,
+    fields: flags.fields ?? null,
+    header: flags.header,
+    sanitize: flags.sanitize,
+    unique: Boolean(flags.unique),
+  };
+  const differences = shapeDifferences(stopped.output, shape);
+  if (differences.length > 0) {
+    throw new UsageError(
+      `the output options differ from the stopped run's`,
+      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
+    );
+  }
+  return stopped;
+}
+
+/** What the ledger counted for this profile and server, and what the plan leaves of it. */
+function ledgerLines(
+  settings: { profile: string; baseUrl?: string; baseUrlSource?: string; plan?: PlanName },
+  env: NodeJS.ProcessEnv,
+  searches: number,
+  sandbox: boolean,
+): string[] {
+  const baseUrl = sandbox ? SANDBOX_KEY : settings.baseUrl;
+  if (!baseUrl) return ['Usage ledger: no base URL is set, so there is no ledger entry to read.'];
+  const key = ledgerKey(settings.profile, baseUrl, sandbox ? 'sandbox' : settings.baseUrlSource);
+  const file = ledgerFile(env);
+  const totals = usageTotals(file, key, new Map(), Date.now());
+  const where = key.baseUrl === SANDBOX_KEY ? 'the built-in sandbox' : key.baseUrl;
+  const lines = [
+    `Usage ledger (this machine, profile ${key.profile}, ${where}): ${plural(totals.today.requests, 'request', 'requests')} today, ${plural(totals.thisMonth.searches, 'search', 'searches')} this month.`,
+  ];
+  if (totals.problem) lines.push(`The ledger ${file} is unreadable (${totals.problem}): counted from zero.`);
+  if (!settings.plan) {
+    lines.push('Plan: not set, so nothing to compare with (leadctl config set plan free|pro|agency).');
+    return lines;
+  }
+  lines.push(...planLines(settings.plan, totals, searches));
+  return lines;
+}
+
+function planLines(plan: PlanName, totals: UsageTotals, searches: number): string[] {
+  const lines: string[] = [];
+  for (const variant of ['a', 'b'] as const) {
+    const limits = PLAN_LIMITS[plan][variant];
+    const label = `${planLabel(plan)} plan, variant ${variant.toUpperCase()}`;
+    if (!limits.apiAccess || limits.dailyRequests === undefined) {
+      lines.push(`${label}: no API access.`);
+      continue;
+    }
+    const requestsLeft = Math.max(0, limits.dailyRequests - totals.today.requests);
+    const parts = [
+      `${formatCount(requestsLeft)} of ${formatCount(limits.dailyRequests)} daily requests left${searches > requestsLeft ? ' (this batch needs more)' : ''}`,
+    ];
+    if (limits.monthlyLiveSearches === undefined) parts.push('monthly live searches not published');
+    else {
+      // The ledger's searches include cached ones, which spend no live search: at least this is left.
+      const searchesLeft = Math.max(0, limits.monthlyLiveSearches - totals.thisMonth.searches);
+      parts.push(
+        `at least ${formatCount(searchesLeft)} of ${formatCount(limits.monthlyLiveSearches)} monthly live searches left${searches > searchesLeft ? ' (this batch may need more)' : ''}`,
+      );
+    }
+    lines.push(`${label}: ${parts.join(', ')}.`);
+  }
+  return lines;
+}
