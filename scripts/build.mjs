@@ -1,4 +1,8 @@
-// Builds dist/ from src/: an esbuild bundle (ESM, code-split) plus .d.ts files for the library face.
+// Builds dist/ from src/: an esbuild bundle (ESM, code-split) for the CLI, the library as one ESM and
+// one CommonJS file, and one .d.ts of the library's public API.
+//
+// Every dependency is bundled, so the package has none: an install pulls leadctl alone
+// (docs/library.md, "Packaging", has the figures and the reasons per library).
 //
 // Start-up is the point of the bundle (figures in bench/RESULTS.md):
 // - Dependencies are bundled too. Resolving packages through node_modules and loading their many small
@@ -9,9 +13,9 @@
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
 //   set of entries in a chunk of its own: fewer lazy imports, fewer files for a run to load.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'esbuild';
 import { standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
 
@@ -48,15 +52,59 @@ await build({
 });
 assertMcpServerBeside('dist');
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
+// Once as ESM (`import`), once as CommonJS (`require`): a require() of the ESM file works only on
+// Node 22.12+, and not at all while anything in it awaits at top level.
 await build({
   ...common,
   entryPoints: { index: 'src/index.ts' },
   plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
 });
-giveRequireToHelpers('dist');
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
+await build({
+  ...common,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  entryPoints: { index: 'src/index.ts' },
+  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
 });
+giveRequireToHelpers('dist');
+trimSourceMaps('dist');
+writeLibraryTypes('dist');
+
+/**
+ * The public API's declarations in one file (what src/index.ts exports, and the types those name),
+ * the same text for both module systems: a .d.ts per source file shipped the CLI's and the sandbox's
+ * internals too, and a CommonJS consumer needs declarations in a .d.cts of its own.
+ */
+function writeLibraryTypes(dir) {
+  const [types] = generateDtsBundle(
+    [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
+    { preferredConfigPath: 'tsconfig.build.json' },
+  );
+  if (/^import |from ['"][^.]/m.test(types)) {
+    // A type from a package the install does not pull would be `any` for the user, silently.
+    throw new Error('build: the library types import a package; inline the type or declare it in src/');
+  }
+  writeFileSync(join(dir, 'index.d.ts'), types);
+  writeFileSync(join(dir, 'index.d.cts'), types);
+}
+
+/**
+ * Source maps are for debugging: with --enable-source-maps a stack trace names src/…ts and its line,
+ * and a debugger shows leadctl's TypeScript. They keep the text of leadctl's own sources, not that of
+ * the bundled packages (3.8 of the maps' 7.3 MB): that code is in the .js files as written, unminified,
+ * and the maps still name each package file and line.
+ */
+function trimSourceMaps(dir) {
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    const file = join(dir, String(entry));
+    if (!file.endsWith('.map')) continue;
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    map.sourcesContent = map.sources.map((source, index) =>
+      source.includes('node_modules/') ? null : map.sourcesContent[index],
+    );
+    writeFileSync(file, JSON.stringify(map));
+  }
+}
 
 /** commands/mcp.ts finds the server as `./mcp-server.js` beside the file it is bundled into. */
 function assertMcpServerBeside(dir) {

@@ -34,7 +34,7 @@ describe("import { LeadClient } from 'leadctl'", () => {
       import { existsSync } from 'node:fs';
       const names = ['LeadClient','paginate','LeadError','AuthError','ForbiddenError','ValidationError','RateLimitedError','ServerError','NetworkError','ProtocolError','NotFoundError','UsageError'];
       const missing = names.filter((n) => typeof lib[n] !== 'function');
-      const types = existsSync(new URL(import.meta.resolve('leadctl').replace('index.js', 'types/index.d.ts')));
+      const types = existsSync(new URL(import.meta.resolve('leadctl').replace('index.js', 'index.d.ts')));
       console.log(JSON.stringify({ missing, types, authIsLeadError: new lib.AuthError('x', { status: 401 }) instanceof lib.LeadError }));`;
     const r = await execa('node', ['--input-type=module', '-e', script], { cwd: ROOT, reject: false });
     expect(r.stderr).toBe('');
