@@ -31,43 +31,54 @@ const common = {
   sourcemap: 'linked',
   define: { __LEADCTL_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
+  metafile: true,
 };
 
 rmSync('dist', { recursive: true, force: true });
+const builds = [];
 // The CLI, split at its lazy imports. The library is built on its own: built together, every module
 // both reach (errors, version, since, …) became a tiny shared chunk, each a separate file for the
 // CLI to resolve and load at start-up (~0.3 ms apiece).
-await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  }),
+);
 // `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside cli.js, which imports it.
-await build({
-  ...common,
-  entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
-});
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
 assertMcpServerBeside('dist');
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
 // Once as ESM (`import`), once as CommonJS (`require`): a require() of the ESM file works only on
 // Node 22.12+, and not at all while anything in it awaits at top level.
-await build({
-  ...common,
-  entryPoints: { index: 'src/index.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
-});
-await build({
-  ...common,
-  format: 'cjs',
-  outExtension: { '.js': '.cjs' },
-  entryPoints: { index: 'src/index.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
-});
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { index: 'src/index.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
+builds.push(
+  await build({
+    ...common,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    entryPoints: { index: 'src/index.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
 giveRequireToHelpers('dist');
 trimSourceMaps('dist');
+writeBundledLicenses('dist', builds);
 writeLibraryTypes('dist');
 
 /**
@@ -86,6 +97,32 @@ function writeLibraryTypes(dir) {
   }
   writeFileSync(join(dir, 'index.d.ts'), types);
   writeFileSync(join(dir, 'index.d.cts'), types);
+}
+
+/**
+ * The licences of the packages bundled into dist/ (their MIT/ISC/BSD terms ask that the notice travel
+ * with the code), read from each package's own LICENSE file.
+ */
+function writeBundledLicenses(dir, results) {
+  const packages = new Map();
+  for (const { metafile } of results) {
+    for (const input of Object.keys(metafile.inputs)) {
+      const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (match) packages.set(match[1], input.slice(0, match.index + match[0].length));
+    }
+  }
+  const sections = [...packages]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, root]) => {
+      const { version: packageVersion, license } = JSON.parse(
+        readFileSync(join(root, 'package.json'), 'utf8'),
+      );
+      const file = readdirSync(root).find((entry) => /^licen[cs]e/i.test(entry));
+      const text = file ? readFileSync(join(root, file), 'utf8').trim() : `License: ${license}`;
+      return `## ${name} ${packageVersion}\n\n${text}\n`;
+    });
+  const intro = '# Packages bundled into dist/\n\nleadctl ships these inside its own files.\n';
+  writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.md'), [intro, ...sections].join('\n'));
 }
 
 /**
