@@ -1,4 +1,5 @@
 // The library face, as a user's program imports it: by package name, from the built dist/.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,13 @@ describe("import { LeadClient } from 'leadctl'", () => {
     );
     const pages = sandbox.requests.filter((q) => q.path === '/api/v1/leads' && q.query.limit === '100');
     expect(pages.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is the program the README shows', () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const program = readFileSync(resolve(ROOT, 'examples/library.mjs'), 'utf8');
+    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(program.endsWith(block ?? '(no block)')).toBe(true);
   });
 
   it('exports the error classes and paginate, with types', async () => {

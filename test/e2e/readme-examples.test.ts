@@ -217,7 +217,7 @@ async function completionIsInstalled(
       ['-c', 'source ~/.local/share/bash-completion/completions/leadctl && complete -p leadctl'],
       /complete .* leadctl$/,
     ],
-    zsh: ['zsh', ['-i', '-c', 'print -r -- ${_comps[leadctl]}'], /^_leadctl$/],
+    zsh: ['zsh', ['-i', '-c', 'print -r -- $_comps[leadctl]'], /^_leadctl$/],
     fish: ['fish', ['-c', 'complete -C "leadctl comp"'], /^completion\b/m],
   } as const;
   const [command, args, expected] = check[shell as keyof typeof check];
