@@ -4,7 +4,7 @@
 // string of a result is checked for the key.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LeadClient } from '../api/client.js';
-import { ExactNumber } from '../api/exact-number.js';
+import { asSent, ExactNumber } from '../api/exact-number.js';
 import { oneLine } from '../api/server-message.js';
 import { errorLines } from '../ui/error-lines.js';
 import type { UsageSource } from '../usage/report.js';
@@ -69,7 +69,8 @@ function plainJson(value: unknown, mask: KeyMasker): unknown {
   if (Array.isArray(value)) return value.map((item) => plainJson(item, mask));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[mask(key)] = plainJson(inner, mask);
+    // An item as the server sent it (no nulls for fields it left out), as the CLI writes it.
+    for (const [key, inner] of Object.entries(asSent(value))) out[mask(key)] = plainJson(inner, mask);
     return out;
   }
   return value;
