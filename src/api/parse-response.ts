@@ -7,7 +7,6 @@ import type * as z from 'zod/mini';
 import { ProtocolError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './lossless-json.js';
 import {
-  type FieldKind,
   fieldKinds,
   fieldsThatRead,
   type HistoryEntry,
@@ -26,7 +25,7 @@ import {
   WireMetaSchema,
 } from './schemas.js';
 import { oneLine } from './server-message.js';
-import { typedItem } from './typed-items.js';
+import { type TypedFields, typedFields, typedItem } from './typed-items.js';
 
 /** What the client asked for: fills meta.page/limit when the server leaves them out. */
 export interface PageRequest {
@@ -147,12 +146,12 @@ function readEnvelope<S extends z.ZodMiniType>(
 interface ItemReader {
   schema: z.ZodMiniObject;
   fields: string[];
-  kinds: ReadonlyMap<string, FieldKind>;
+  typed: TypedFields;
 }
 
 const readerOf = (resource: z.ZodMiniObject): ItemReader => {
   const schema = fieldsThatRead(resource);
-  return { schema, fields: Object.keys(schema.shape), kinds: fieldKinds(resource) };
+  return { schema, fields: Object.keys(schema.shape), typed: typedFields(fieldKinds(resource)) };
 };
 const LEAD_READER = readerOf(LeadSchema);
 const HISTORY_READER = readerOf(HistoryEntrySchema);
@@ -165,7 +164,7 @@ function readItems(
   response: RawResponse,
 ): Record<string, unknown>[] {
   if (list === null) return [];
-  const { schema, fields: known, kinds } = reader;
+  const { schema, fields: known } = reader;
   const typed: Record<string, unknown>[] = new Array(list.length);
   for (let index = 0; index < list.length; index++) {
     const item = list[index];
@@ -186,7 +185,7 @@ function readItems(
     for (const field of known) {
       if (Object.hasOwn(read, field) && read[field] !== source[field]) source[field] = read[field];
     }
-    typed[index] = typedItem(source, kinds);
+    typed[index] = typedItem(source, reader.typed);
   }
   return typed;
 }

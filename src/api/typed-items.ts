@@ -6,25 +6,39 @@
 import { AS_SENT, ExactNumber, KEY_ORDER, numberHoldsToken } from './exact-number.js';
 import type { FieldKind } from './schemas.js';
 
+/** A resource's known fields and their kinds, laid out for typedItem's loop. */
+export interface TypedFields {
+  names: string[];
+  kinds: FieldKind[];
+  known: ReadonlySet<string>;
+}
+
+export function typedFields(kinds: ReadonlyMap<string, FieldKind>): TypedFields {
+  return { names: [...kinds.keys()], kinds: [...kinds.values()], known: new Set(kinds.keys()) };
+}
+
 /** `sent` read as its typed resource: known fields per their kind, every other value made plain. */
-export function typedItem(
-  sent: Record<string, unknown>,
-  kinds: ReadonlyMap<string, FieldKind>,
-): Record<string, unknown> {
+export function typedItem(sent: Record<string, unknown>, fields: TypedFields): Record<string, unknown> {
+  // Runs for every item a list hands out: plain loops, no copies unless something differs.
   let typed: Record<string, unknown> | undefined = KEY_ORDER in sent ? copyOf(sent) : undefined;
-  for (const [field, kind] of kinds) {
-    const present = Object.hasOwn(sent, field);
-    const value = present ? sent[field] : undefined;
+  const { names, kinds, known } = fields;
+  for (let index = 0; index < names.length; index++) {
+    const field = names[index] as string;
+    const kind = kinds[index] as FieldKind;
+    const value = sent[field];
+    if (kind === 'text' && typeof value === 'string') continue;
+    const present = value !== undefined || Object.hasOwn(sent, field);
     const read = readField(kind, value);
     if (!present || read !== value) {
       typed ??= copyOf(sent);
       setOwn(typed, field, read);
     }
   }
-  for (const key of Object.keys(sent)) {
-    if (kinds.has(key)) continue;
+  const keys = Object.keys(sent);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const value = sent[key];
-    if (typeof value !== 'object' || value === null) continue;
+    if (typeof value !== 'object' || value === null || known.has(key)) continue;
     const plain = plainValue(value);
     if (plain !== value) {
       typed ??= copyOf(sent);
