@@ -91,9 +91,12 @@ function writeLibraryTypes(dir) {
     [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
     { preferredConfigPath: 'tsconfig.build.json' },
   );
-  if (/^import |from ['"][^.]/m.test(types)) {
-    // A type from a package the install does not pull would be `any` for the user, silently.
-    throw new Error('build: the library types import a package; inline the type or declare it in src/');
+  const imported = /^import .* from ['"]([^.'"][^'"]*)['"]/m.exec(types);
+  if (imported) {
+    // The install pulls no package, so a user's TypeScript cannot resolve this import: declare the
+    // type in src/ (structurally) instead. package-install.test.ts fails on it too; the build goes on
+    // so that everything else can still be tested.
+    console.warn(`build: the library types import "${imported[1]}", which an install of leadctl lacks`);
   }
   writeFileSync(join(dir, 'index.d.ts'), types);
   writeFileSync(join(dir, 'index.d.cts'), types);
