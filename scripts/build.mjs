@@ -1,4 +1,8 @@
-// Builds dist/ from src/: an esbuild bundle (ESM, code-split) plus .d.ts files for the library face.
+// Builds dist/ from src/: an esbuild bundle (ESM, code-split) for the CLI, the library as one ESM and
+// one CommonJS file, and one .d.ts of the library's public API.
+//
+// Every dependency is bundled, so the package has none: an install pulls leadctl alone
+// (docs/library.md, "Packaging", has the figures and the reasons per library).
 //
 // Start-up is the point of the bundle (figures in bench/RESULTS.md):
 // - Dependencies are bundled too. Resolving packages through node_modules and loading their many small
@@ -9,9 +13,9 @@
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
 //   set of entries in a chunk of its own: fewer lazy imports, fewer files for a run to load.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'esbuild';
 import { standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
 
@@ -27,36 +31,120 @@ const common = {
   sourcemap: 'linked',
   define: { __LEADCTL_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
+  metafile: true,
 };
 
 rmSync('dist', { recursive: true, force: true });
+const builds = [];
 // The CLI, split at its lazy imports. The library is built on its own: built together, every module
 // both reach (errors, version, since, …) became a tiny shared chunk, each a separate file for the
 // CLI to resolve and load at start-up (~0.3 ms apiece).
-await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  }),
+);
 // `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside cli.js, which imports it.
-await build({
-  ...common,
-  entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
-});
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
 assertMcpServerBeside('dist');
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
-await build({
-  ...common,
-  entryPoints: { index: 'src/index.ts' },
-  plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
-});
+// Once as ESM (`import`), once as CommonJS (`require`): a require() of the ESM file works only on
+// Node 22.12+, and not at all while anything in it awaits at top level.
+builds.push(
+  await build({
+    ...common,
+    entryPoints: { index: 'src/index.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
+builds.push(
+  await build({
+    ...common,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    entryPoints: { index: 'src/index.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+  }),
+);
 giveRequireToHelpers('dist');
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
-});
+trimSourceMaps('dist');
+writeBundledLicenses('dist', builds);
+writeLibraryTypes('dist');
+
+/**
+ * The public API's declarations in one file (what src/index.ts exports, and the types those name),
+ * the same text for both module systems: a .d.ts per source file shipped the CLI's and the sandbox's
+ * internals too, and a CommonJS consumer needs declarations in a .d.cts of its own.
+ */
+function writeLibraryTypes(dir) {
+  const [types] = generateDtsBundle(
+    [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
+    { preferredConfigPath: 'tsconfig.build.json' },
+  );
+  const imported = /^import .* from ['"]([^.'"][^'"]*)['"]/m.exec(types);
+  if (imported) {
+    // The install pulls no package, so a user's TypeScript cannot resolve this import: declare the
+    // type in src/ (structurally) instead. package-install.test.ts fails on it too; the build goes on
+    // so that everything else can still be tested.
+    console.warn(`build: the library types import "${imported[1]}", which an install of leadctl lacks`);
+  }
+  writeFileSync(join(dir, 'index.d.ts'), types);
+  writeFileSync(join(dir, 'index.d.cts'), types);
+}
+
+/**
+ * The licences of the packages bundled into dist/ (their MIT/ISC/BSD terms ask that the notice travel
+ * with the code), read from each package's own LICENSE file.
+ */
+function writeBundledLicenses(dir, results) {
+  const packages = new Map();
+  for (const { metafile } of results) {
+    for (const input of Object.keys(metafile.inputs)) {
+      const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (match) packages.set(match[1], input.slice(0, match.index + match[0].length));
+    }
+  }
+  const sections = [...packages]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, root]) => {
+      const { version: packageVersion, license } = JSON.parse(
+        readFileSync(join(root, 'package.json'), 'utf8'),
+      );
+      const file = readdirSync(root).find((entry) => /^licen[cs]e/i.test(entry));
+      const text = file ? readFileSync(join(root, file), 'utf8').trim() : `License: ${license}`;
+      return `## ${name} ${packageVersion}\n\n${text}\n`;
+    });
+  const intro = '# Packages bundled into dist/\n\nleadctl ships these inside its own files.\n';
+  writeFileSync(join(dir, 'THIRD-PARTY-LICENSES.md'), [intro, ...sections].join('\n'));
+}
+
+/**
+ * Source maps are for debugging: with --enable-source-maps a stack trace names src/…ts and its line,
+ * and a debugger shows leadctl's TypeScript. They keep the text of leadctl's own sources, not that of
+ * the bundled packages (3.8 of the maps' 7.3 MB): that code is in the .js files as written, unminified,
+ * and the maps still name each package file and line.
+ */
+function trimSourceMaps(dir) {
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    const file = join(dir, String(entry));
+    if (!file.endsWith('.map')) continue;
+    const map = JSON.parse(readFileSync(file, 'utf8'));
+    map.sourcesContent = map.sources.map((source, index) =>
+      source.includes('node_modules/') ? null : map.sourcesContent[index],
+    );
+    writeFileSync(file, JSON.stringify(map));
+  }
+}
 
 /** commands/mcp.ts finds the server as `./mcp-server.js` beside the file it is bundled into. */
 function assertMcpServerBeside(dir) {

@@ -3,6 +3,7 @@
 export type {
   AttemptEvent,
   ClientHooks,
+  DeprecationEvent,
   LeadClientOptions,
   ListAllOptions,
   RequestOptions,
@@ -10,6 +11,7 @@ export type {
 } from './api/client.js';
 export { LeadClient } from './api/client.js';
 export { type Clock, systemClock } from './api/clock.js';
+export type { HttpErrorInfo } from './api/errors.js';
 export {
   AuthError,
   ExitCode,
@@ -28,9 +30,12 @@ export {
 export { ExactNumber, identityText } from './api/exact-number.js';
 export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './api/paging/index.js';
 export { paginate, paginatePages } from './api/paging/index.js';
+export type { RawResponse } from './api/parse-response.js';
+export type { WaitReason } from './api/retry.js';
 export type {
   HistoryEntry,
   HistoryPage,
+  Id,
   JsonNumber,
   JsonValue,
   Lead,

@@ -1,11 +1,13 @@
-// From a 2xx body to the client's results, through the schemas of schemas.ts. Items keep what the
-// server sent (key order, unknown and odd keys, number digits): a schema's reading of the known fields
-// is written back into the item the body gave, rather than the item replaced by the schema's copy.
+// From a 2xx body to the client's results, through the schemas of schemas.ts. The as-sent items keep
+// what the server sent (key order, unknown and odd keys, number digits): a schema's reading of the known
+// fields is written back into the item the body gave, rather than the item replaced by the schema's
+// copy. The client hands out their typed reading (typed-items.ts), which keeps them for the CLI.
 
 import type * as z from 'zod/mini';
 import { ProtocolError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './lossless-json.js';
 import {
+  fieldKinds,
   fieldsThatRead,
   type HistoryEntry,
   HistoryEntrySchema,
@@ -23,6 +25,7 @@ import {
   WireMetaSchema,
 } from './schemas.js';
 import { oneLine } from './server-message.js';
+import { type TypedFields, typedFields, typedItem } from './typed-items.js';
 
 /** What the client asked for: fills meta.page/limit when the server leaves them out. */
 export interface PageRequest {
@@ -30,10 +33,13 @@ export interface PageRequest {
   limit?: number | undefined;
 }
 
-/** A 2xx answer as read off the wire. */
+/** A 2xx answer as read off the wire (what `LeadClient.request()` gives). */
 export interface RawResponse {
+  /** The HTTP status, 200-299. */
   status: number;
+  /** The whole body as text, undecoded. */
   body: string;
+  /** The Content-Type header, when the server sent one. */
   contentType?: string | undefined;
 }
 
@@ -140,11 +146,12 @@ function readEnvelope<S extends z.ZodMiniType>(
 interface ItemReader {
   schema: z.ZodMiniObject;
   fields: string[];
+  typed: TypedFields;
 }
 
 const readerOf = (resource: z.ZodMiniObject): ItemReader => {
   const schema = fieldsThatRead(resource);
-  return { schema, fields: Object.keys(schema.shape) };
+  return { schema, fields: Object.keys(schema.shape), typed: typedFields(fieldKinds(resource)) };
 };
 const LEAD_READER = readerOf(LeadSchema);
 const HISTORY_READER = readerOf(HistoryEntrySchema);
@@ -158,6 +165,7 @@ function readItems(
 ): Record<string, unknown>[] {
   if (list === null) return [];
   const { schema, fields: known } = reader;
+  const typed: Record<string, unknown>[] = new Array(list.length);
   for (let index = 0; index < list.length; index++) {
     const item = list[index];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -177,8 +185,9 @@ function readItems(
     for (const field of known) {
       if (Object.hasOwn(read, field) && read[field] !== source[field]) source[field] = read[field];
     }
+    typed[index] = typedItem(source, reader.typed);
   }
-  return list as Record<string, unknown>[];
+  return typed;
 }
 
 function malformedItem(response: RawResponse, what: string): ProtocolError {

@@ -1,16 +1,19 @@
 // The API's resources, envelopes and error bodies as zod schemas: the one list of each resource's
-// fields (in the spec's order: the default csv/tsv columns) and, through z.infer, their types.
+// fields (in the spec's order: the default csv/tsv columns), and the types a library user writes against.
 //
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
-// identity (`id`, `place_id`) and the list itself are required. Values stay as the server sent them
-// (numbers with their digits, fields in their order, unknown fields kept), with one deliberate change:
-// a known numeric field that holds a numeric string becomes that number, and one that holds anything
-// else but a number becomes null.
+// identity (`id`, `place_id`) and the list itself are required. Each item is read twice over
+// (typed-items.ts): as sent, for the CLI (numbers with their digits, fields in their order, unknown
+// fields kept; a known numeric field that holds a numeric string becomes that number, anything else
+// but a number null), and typed, for the library (each known field of the type below).
 
 import * as z from 'zod/mini';
 import { ExactNumber, numberFromToken } from './exact-number.js';
 
-/** Any JSON value as the server sent it. */
+/**
+ * Any JSON value, as a library user gets it: numbers are JS numbers, except those a JS number cannot
+ * hold (a 64-bit id, digits beyond double precision), which are {@link ExactNumber}s.
+ */
 export type JsonValue =
   | string
   | number
@@ -20,8 +23,14 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
-/** A JSON number as sent: a JS number when that keeps its digits, else the digits (ExactNumber). */
+/** A JSON number: a JS number when that holds its value, else an {@link ExactNumber}. */
 export type JsonNumber = number | ExactNumber;
+
+/**
+ * An item's identity as sent: the spec's string (a UUID), or a JSON number some servers send (an
+ * {@link ExactNumber} when a JS number cannot hold it, e.g. a 64-bit id). `String(id)` is its text.
+ */
+export type Id = string | number | ExactNumber;
 
 // ---- how each kind of field is read
 
@@ -96,9 +105,93 @@ export function fieldsThatRead(resource: z.ZodMiniObject): z.ZodMiniObject {
   return z.object(Object.fromEntries(reading));
 }
 
-export type Lead = z.infer<typeof LeadSchema>;
-export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-export type SearchResult = z.infer<typeof SearchResultSchema>;
+/** How the typed reading (typed-items.ts) treats each known field of a resource. */
+export type FieldKind = 'id' | 'text' | 'number';
+
+/** Each known field of a resource and its kind, in the spec's order. */
+export function fieldKinds(resource: z.ZodMiniObject): ReadonlyMap<string, FieldKind> {
+  const kinds = new Map<string, FieldKind>();
+  for (const [name, field] of Object.entries(resource.shape)) {
+    kinds.set(name, field === text ? 'text' : field === numeric ? 'number' : 'id');
+  }
+  return kinds;
+}
+
+// The types of the typed reading. Written out (not z.infer'd from the lenient schemas above, which
+// accept anything) so that each field has its hover doc; KnownFieldsOf below checks that they name
+// exactly the schema's fields. A field the server left out, or sent with a JSON type the spec does not
+// give it, reads as null (a number or boolean in a text field as its text); the CLI prints what was sent.
+
+/** A saved lead (element of `leads`). Fields the spec does not name are kept as sent (JsonValue). */
+export interface Lead {
+  /** The lead's identity: a UUID string in the spec. */
+  id: Id;
+  /** Business name. */
+  name: string | null;
+  /** Single-line address. */
+  address: string | null;
+  /** International format with a leading plus sign. */
+  phone: string | null;
+  /** URL. */
+  website: string | null;
+  /** Decimal rating; a numeric string from the server is read as its number. */
+  rating: number | null;
+  /** Integer; a numeric string from the server is read as its number. */
+  review_count: number | null;
+  /** Business category. */
+  category: string | null;
+  /** ISO 8601 UTC timestamp, when the lead was saved. */
+  saved_at: string | null;
+  /** Fields the spec does not name, as sent. */
+  [field: string]: JsonValue;
+}
+
+/** A past search (element of `history`). Fields the spec does not name are kept as sent. */
+export interface HistoryEntry {
+  /** The entry's identity: a UUID string in the spec. */
+  id: Id;
+  /** The query text that was searched. */
+  query: string | null;
+  /** The location that was searched. */
+  location: string | null;
+  /** How many results that search returned. */
+  results_count: number | null;
+  /** ISO 8601 UTC timestamp, when the search ran. */
+  created_at: string | null;
+  /** Fields the spec does not name, as sent. */
+  [field: string]: JsonValue;
+}
+
+/** A place found by a search (element of `results`). Fields the spec does not name are kept as sent. */
+export interface SearchResult {
+  /** Opaque identifier of the place. */
+  place_id: Id;
+  name: string | null;
+  address: string | null;
+  phone: string | null;
+  /** URL. */
+  website: string | null;
+  rating: number | null;
+  review_count: number | null;
+  category: string | null;
+  /** Latitude, decimal degrees. */
+  lat: number | null;
+  /** Longitude, decimal degrees. */
+  lng: number | null;
+  /** Fields the spec does not name, as sent. */
+  [field: string]: JsonValue;
+}
+
+/** The named (non-index) keys of a type. */
+type KnownFieldsOf<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// A compile error here means a type above and its schema name different fields.
+const typesMatchSchemas: [
+  SameKeys<KnownFieldsOf<Lead>, keyof typeof LeadSchema.shape>,
+  SameKeys<KnownFieldsOf<HistoryEntry>, keyof typeof HistoryEntrySchema.shape>,
+  SameKeys<KnownFieldsOf<SearchResult>, keyof typeof SearchResultSchema.shape>,
+] = [true, true, true];
+void typesMatchSchemas;
 
 // ---- envelopes
 
@@ -115,7 +208,18 @@ const count = z.optional(
 export const WireMetaSchema = z.object({ page: count, limit: count, total: count, totalPages: count });
 
 /** Pagination metadata, completed from the request and the page where the server left parts out. */
-export type Meta = { [K in keyof z.infer<typeof WireMetaSchema>]-?: number };
+export interface Meta {
+  /** This page's number, 1-based. */
+  page: number;
+  /** Items per page. */
+  limit: number;
+  /** Items in the whole list. */
+  total: number;
+  /** Pages in the whole list. */
+  totalPages: number;
+}
+const metaMatchesSchema: SameKeys<keyof Meta, keyof z.infer<typeof WireMetaSchema>> = true;
+void metaMatchesSchema;
 
 // `null` is how many servers (Go's encoding/json among them) write an empty list. The items are read
 // one by one (parse-response.ts) so that a malformed one is named with its index.
@@ -130,13 +234,20 @@ export const SearchEnvelopeSchema = z.looseObject({
   location: z.optional(z.unknown()),
 });
 
+/** One page of `listLeads()`. */
 export type LeadsPage = { leads: Lead[]; meta: Meta };
+/** One page of `listHistory()`. */
 export type HistoryPage = { history: HistoryEntry[]; meta: Meta };
+/** What `search()` gives: the results, and the server's count and echo of the request. */
 export type SearchResponse = {
   results: SearchResult[];
+  /** The server's count of results, else how many came. */
   count: number;
+  /** The query as the server echoed it, else as asked. */
   query: string;
+  /** The location as the server echoed it, else as asked. */
   location: string;
+  /** Other fields of the response, as sent. */
   [key: string]: unknown;
 };
 

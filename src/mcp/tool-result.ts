@@ -5,7 +5,7 @@
 // our own words (failure-text.ts) with any server text in such a block, labelled as quoted.
 // Nothing here lets the API key or a raw control character through.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ExactNumber } from '../api/exact-number.js';
+import { asSent, ExactNumber } from '../api/exact-number.js';
 import { oneLine } from '../api/server-message.js';
 import { SecretMask } from '../text/secrets.js';
 import { describeFailure, type FailureContext } from './failure-text.js';
@@ -94,7 +94,8 @@ export function plainJson(value: unknown, mask: KeyMasker): unknown {
   if (Array.isArray(value)) return value.map((item) => plainJson(item, mask));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[mask(key)] = plainJson(inner, mask);
+    // An item as the server sent it (no nulls for fields it left out), as the CLI writes it.
+    for (const [key, inner] of Object.entries(asSent(value))) out[mask(key)] = plainJson(inner, mask);
     return out;
   }
   return value;

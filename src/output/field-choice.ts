@@ -5,6 +5,7 @@
 // server's order (the first item's keys, then keys only later items of that page have): with streaming
 // output the columns must be fixed before the first row is written.
 import { UsageError } from '../api/errors.js';
+import { asSent } from '../api/exact-number.js';
 import { closestMatch } from '../config/suggest.js';
 
 export const ALL_FIELDS = 'all';
@@ -47,9 +48,9 @@ export function resolveFields(
   return [...requested];
 }
 
-/** Every key of the page's items, in the order first seen. */
+/** Every key the server sent in the page's items, in the order first seen. */
 function fieldsOf(items: readonly Item[]): string[] {
   const seen = new Set<string>();
-  for (const item of items) for (const key of Object.keys(item)) seen.add(key);
+  for (const item of items) for (const key of Object.keys(asSent(item))) seen.add(key);
   return [...seen];
 }

@@ -1,6 +1,7 @@
 // The output layer's face: pick a renderer for a format. Each format lives in its own module.
 // table.ts, and with it cli-table3 (~10-20 ms to load), is imported only when the format is table:
 // json, csv and the others never pay for it, which matters most to a one-page `leadctl leads --json`.
+import { asSent } from '../api/exact-number.js';
 import { createCsvRenderer } from './csv.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
@@ -11,7 +12,18 @@ export { guardFormula, looksLikeFormula } from './formula.js';
 export { sanitizeForTerminal } from './sanitize.js';
 export { BrokenPipeError, type OutputTarget, openOutput } from './writer.js';
 
+/**
+ * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as
+ * the server sent them (asSent: exact digits, key order), as cli.md promises.
+ */
 export async function createRenderer(options: RenderOptions): Promise<Renderer> {
+  const renderer = await createFormatRenderer(options);
+  const row = renderer.row.bind(renderer);
+  renderer.row = (item) => row(asSent(item));
+  return renderer;
+}
+
+async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
   switch (options.format) {
     case 'json':
       return createJsonRenderer(options);

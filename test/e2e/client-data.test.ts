@@ -109,9 +109,20 @@ describe('LeadClient reading odd shapes', () => {
       }),
     );
     const page = await makeClient().listLeads({ page: 2, limit: 2 });
+    // Typed for the library: every spec field present (null when the server left it out).
+    const absent = { address: null, website: null, category: null, saved_at: null };
     expect(page.leads).toEqual([
-      { id: 'l1', name: 'Acme', rating: 4.5, review_count: 120, phone: null, crm_id: 'x-9', tags: ['a'] },
-      { id: 7, name: null },
+      {
+        id: 'l1',
+        name: 'Acme',
+        rating: 4.5,
+        review_count: 120,
+        phone: null,
+        crm_id: 'x-9',
+        tags: ['a'],
+        ...absent,
+      },
+      { id: 7, name: null, phone: null, rating: null, review_count: null, ...absent },
     ]);
     expect(page.meta).toEqual({ page: 2, limit: 2, total: 42, totalPages: 21 });
   });
@@ -127,7 +138,15 @@ describe('LeadClient reading odd shapes', () => {
     );
     const response = await makeClient().search({ query: 'plumber', location: 'Austin' });
     expect(response).toEqual({
-      results: [{ place_id: 'p1', lat: 30.2672, lng: -97.7431, rating: null }],
+      results: [
+        {
+          place_id: 'p1',
+          lat: 30.2672,
+          lng: -97.7431,
+          rating: null,
+          ...{ name: null, address: null, phone: null, website: null, review_count: null, category: null },
+        },
+      ],
       cached: true,
       count: 1,
       query: 'plumber',

@@ -1,4 +1,5 @@
 // The library face, as a user's program imports it: by package name, from the built dist/.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,13 +29,20 @@ describe("import { LeadClient } from 'leadctl'", () => {
     expect(pages.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('is the program the README shows', () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const program = readFileSync(resolve(ROOT, 'examples/library.mjs'), 'utf8');
+    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(program.endsWith(block ?? '(no block)')).toBe(true);
+  });
+
   it('exports the error classes and paginate, with types', async () => {
     const script = `
       import * as lib from 'leadctl';
       import { existsSync } from 'node:fs';
       const names = ['LeadClient','paginate','LeadError','AuthError','ForbiddenError','ValidationError','RateLimitedError','ServerError','NetworkError','ProtocolError','NotFoundError','UsageError'];
       const missing = names.filter((n) => typeof lib[n] !== 'function');
-      const types = existsSync(new URL(import.meta.resolve('leadctl').replace('index.js', 'types/index.d.ts')));
+      const types = existsSync(new URL(import.meta.resolve('leadctl').replace('index.js', 'index.d.ts')));
       console.log(JSON.stringify({ missing, types, authIsLeadError: new lib.AuthError('x', { status: 401 }) instanceof lib.LeadError }));`;
     const r = await execa('node', ['--input-type=module', '-e', script], { cwd: ROOT, reject: false });
     expect(r.stderr).toBe('');

@@ -1,9 +1,12 @@
-// The package as users get it: `npm pack`, installed into an empty folder (dependencies from the
-// registry, as `npm install leadctl` would), then run as a command and imported as a typed library.
-import { writeFileSync } from 'node:fs';
+// The package as users get it: `npm pack`, installed into an empty folder as `npm install leadctl`
+// would, then run as a command, imported (ESM) and required (CommonJS) as a library against the
+// sandbox, and type-checked by strict TypeScript consumers of both module systems.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { execa } from 'execa';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -12,33 +15,86 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const SLOW = 240_000;
 
 let consumer: string;
+let installed: string;
+let packedFiles: string[];
+let sandbox: SandboxHandle;
 
-describe('the packed package in an empty folder', () => {
-  beforeAll(async () => {
-    const packs = tempDir('pack');
-    // --ignore-scripts: dist/ is already built by `npm test`; rebuilding it here would pull it from
-    // under the e2e tests running beside this one.
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], {
-      cwd: ROOT,
-    });
-    const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-    consumer = tempDir('consumer');
-    writeFileSync(
-      join(consumer, 'package.json'),
-      '{ "name": "consumer", "private": true, "type": "module" }\n',
+beforeAll(async () => {
+  sandbox = await startSandbox({ leads: 30 });
+  const packs = tempDir('pack');
+  // --ignore-scripts: dist/ is already built by `npm test`; rebuilding it here would pull it from
+  // under the e2e tests running beside this one.
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], {
+    cwd: ROOT,
+  });
+  const [{ filename, files }] = JSON.parse(packed.stdout) as [
+    { filename: string; files: { path: string }[] },
+  ];
+  packedFiles = files.map((file) => file.path);
+  consumer = tempDir('consumer');
+  writeFileSync(join(consumer, 'package.json'), '{ "name": "consumer", "private": true }\n');
+  await execa(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(packs, filename)],
+    { cwd: consumer },
+  );
+  installed = join(consumer, 'node_modules/leadctl');
+}, SLOW);
+afterAll(() => sandbox?.close());
+
+const sandboxEnv = () => ({ LEADCTL_TEST_BASE_URL: sandbox.url, LEADCTL_TEST_API_KEY: sandbox.apiKey });
+
+describe('the packed package', () => {
+  it('installs nothing but itself: every library it runs is in its bundle', () => {
+    const packages = readdirSync(join(consumer, 'node_modules')).filter((name) => !name.startsWith('.'));
+    expect(packages).toEqual(['leadctl']);
+  });
+
+  it('carries declarations for the public API only, and source maps without bundled packages’ sources', () => {
+    expect(packedFiles.filter((path) => /\.d\.c?ts$/.test(path)).sort()).toEqual([
+      'dist/index.d.cts',
+      'dist/index.d.ts',
+    ]);
+    const map = JSON.parse(readFileSync(join(installed, 'dist/index.js.map'), 'utf8')) as {
+      sources: string[];
+      sourcesContent: (string | null)[];
+    };
+    const own = map.sources.findIndex((source) => source.endsWith('src/api/client.ts'));
+    expect(map.sourcesContent[own]).toMatch(/export class LeadClient/);
+    const bundled = map.sources.flatMap((source, index) =>
+      source.includes('node_modules/') ? [map.sourcesContent[index]] : [],
     );
-    await execa(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(packs, filename)],
-      { cwd: consumer },
-    );
-  }, SLOW);
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(bundled.every((content) => content === null)).toBe(true);
+  });
+
+  it('has no runtime import that resolves to a package the install lacks', async () => {
+    // esbuild follows every static import, dynamic import and require() of a string, from the installed
+    // files, as Node would resolve them; one it cannot find is an error.
+    const entryPoints = {
+      bin: join(installed, 'bin/leadctl.js'),
+      esm: join(installed, 'dist/index.js'),
+      cjs: join(installed, 'dist/index.cjs'),
+      mcp: join(installed, 'dist/mcp-server.js'),
+    };
+    const result = await build({
+      entryPoints,
+      bundle: true,
+      write: false,
+      outdir: join(consumer, 'out'),
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+      metafile: true,
+    }).catch((error: { errors?: { text: string }[] }) => ({ failures: error.errors?.map((e) => e.text) }));
+    expect('failures' in result ? result.failures : []).toEqual([]);
+    const inputs = Object.keys('metafile' in result ? (result.metafile?.inputs ?? {}) : {});
+    expect(inputs.some((path) => path.includes('dist/chunks/'))).toBe(true);
+  });
 
   it('runs `leadctl --version` and a sandbox search from node_modules/.bin', { timeout: SLOW }, async () => {
     const bin = join(consumer, 'node_modules/.bin/leadctl');
-    const { version } = (await import(join(ROOT, 'package.json'), { with: { type: 'json' } })).default as {
-      version: string;
-    };
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const v = await execa(bin, ['--version'], { cwd: consumer, reject: false });
     expect(v.stdout).toBe(version);
     const search = await execa(bin, ['search', 'plumber', '-l', 'Austin', '--sandbox', '--json'], {
@@ -52,49 +108,86 @@ describe('the packed package in an empty folder', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(typeof results[0]?.place_id).toBe('string');
   });
+});
 
-  it('imports LeadClient with its types: a consumer file type-checks, and a type error is caught', {
-    timeout: SLOW,
-  }, async () => {
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true },
-        files: ['use.ts'],
-      }),
-    );
-    const use = (line: string) =>
-      writeFileSync(
-        join(consumer, 'use.ts'),
-        `import { LeadClient, type Lead, ProtocolError } from 'leadctl';
-const client = new LeadClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
-const names = async (): Promise<string[]> => {
-  const { leads } = await client.listLeads({ page: 1, limit: 5 });
-  return leads.map((lead: Lead) => (typeof lead.name === 'string' ? lead.name : ''));
-};
-void names;
-void ProtocolError;
-${line}
-`,
-      );
-    use('');
-    const ok = await execa('node', [TSC, '-p', consumer], { cwd: consumer, reject: false });
-    expect(ok.stdout + ok.stderr).toBe('');
-    expect(ok.exitCode).toBe(0);
-    // The types are real, not `any`: a wrong use fails to compile.
-    use('const wrong: number = client.apiRoot;');
-    const bad = await execa('node', [TSC, '-p', consumer], { cwd: consumer, reject: false });
-    expect(bad.exitCode).not.toBe(0);
-    expect(bad.stdout).toMatch(/use\.ts.*Type 'string' is not assignable to type 'number'/);
+// The same program for both module systems: a page of leads, typed values, JSON out.
+const program = (load: string) => `${load}
+const client = new LeadClient({ baseUrl: process.env.LEADCTL_TEST_BASE_URL, apiKey: process.env.LEADCTL_TEST_API_KEY });
+client.listLeads({ page: 1, limit: 3 }).then(async ({ leads, meta }) => {
+  const lead = leads[0];
+  console.log(JSON.stringify({
+    total: meta.total,
+    name: typeof lead.name,
+    rating: typeof lead.rating,
+    ratingPlusOne: lead.rating + 1 === Number(JSON.stringify(lead.rating)) + 1,
+    roundTrip: JSON.stringify(JSON.parse(JSON.stringify(lead))) === JSON.stringify(lead),
+    errorIsLeadError: new ProtocolError('x') instanceof LeadError,
+  }));
+  await client.close();
+});
+`;
 
-    const run = await execa(
-      'node',
-      ['--input-type=module', '-e', "import('leadctl').then((m) => console.log(typeof m.LeadClient))"],
-      {
-        cwd: consumer,
-        reject: false,
-      },
-    );
-    expect(run.stdout).toBe('function');
+describe('the library from the installed package', () => {
+  it.each([
+    ['CommonJS (require)', 'use.cjs', "const { LeadClient, LeadError, ProtocolError } = require('leadctl');"],
+    ['ESM (import)', 'use.mjs', "import { LeadClient, LeadError, ProtocolError } from 'leadctl';"],
+  ])('%s lists leads from the sandbox with plain typed values', async (_, file, load) => {
+    writeFileSync(join(consumer, file), program(load));
+    const run = await execa('node', [file], { cwd: consumer, reject: false, env: sandboxEnv() });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      total: 30,
+      name: 'string',
+      rating: 'number',
+      ratingPlusOne: true,
+      roundTrip: true,
+      errorIsLeadError: true,
+    });
   });
+
+  it(
+    'type-checks a strict consumer of either module system without casts, and catches a wrong use',
+    async () => {
+      const use = `import { LeadClient, type Lead, type DeprecationEvent, type RawResponse, ExactNumber } from 'leadctl';
+const client = new LeadClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', hooks: { onDeprecation: (event: DeprecationEvent) => void event } });
+export async function shout(): Promise<string[]> {
+  const { leads } = await client.listLeads({ page: 1, limit: 5 });
+  return leads.map((lead: Lead) => (lead.name !== null ? lead.name.toUpperCase() : ''));
+}
+export const nextRating = (lead: Lead): number => (lead.rating !== null ? lead.rating + 1 : 0);
+export const idText = (lead: Lead): string => (lead.id instanceof ExactNumber ? lead.id.toBigInt().toString() : String(lead.id));
+export const raw = (): Promise<RawResponse> => client.request('GET', new URL('leads', client.apiRoot));
+`;
+      writeFileSync(join(consumer, 'use-esm.mts'), use);
+      writeFileSync(join(consumer, 'use-cjs.cts'), use);
+      const tsconfig = (files: string[]) =>
+        writeFileSync(
+          join(consumer, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: {
+              module: 'NodeNext',
+              moduleResolution: 'NodeNext',
+              target: 'ES2022',
+              strict: true,
+              noEmit: true,
+              // A Node program has Node's types (AbortSignal, URL); the consumer folder has none installed.
+              typeRoots: [join(ROOT, 'node_modules/@types')],
+              types: ['node'],
+            },
+            files,
+          }),
+        );
+      tsconfig(['use-esm.mts', 'use-cjs.cts']);
+      const ok = await execa('node', [TSC, '-p', consumer], { cwd: consumer, reject: false });
+      expect(ok.stdout + ok.stderr).toBe('');
+      expect(ok.exitCode).toBe(0);
+      // The types are real, not `any`: a wrong use fails to compile.
+      writeFileSync(join(consumer, 'wrong.mts'), `${use}\nexport const wrong: number = client.apiRoot;\n`);
+      tsconfig(['wrong.mts']);
+      const bad = await execa('node', [TSC, '-p', consumer], { cwd: consumer, reject: false });
+      expect(bad.exitCode).not.toBe(0);
+      expect(bad.stdout).toMatch(/wrong\.mts.*Type 'string' is not assignable to type 'number'/);
+    },
+    SLOW,
+  );
 });

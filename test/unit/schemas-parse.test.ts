@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/api/errors.js';
-import { ExactNumber } from '../../src/api/exact-number.js';
+import { AS_SENT, asSent, ExactNumber } from '../../src/api/exact-number.js';
 import {
   completeMeta,
   parseHistoryPage,
@@ -28,47 +28,90 @@ function protocolError(run: () => unknown): ProtocolError {
 }
 
 describe('lead items', () => {
-  it('accepts nulls and missing fields', () => {
+  it('accepts nulls and missing fields: typed as null, kept out of the as-sent item', () => {
     const page = parseLeadsPage(ok({ leads: [{ id: 'a', phone: null, website: null }], meta }), {});
-    expect(page.leads).toEqual([{ id: 'a', phone: null, website: null }]);
-    expect('rating' in page.leads[0]!).toBe(false);
+    const [lead] = page.leads;
+    expect(asSent(lead!)).toEqual({ id: 'a', phone: null, website: null });
+    expect('rating' in asSent(lead!)).toBe(false);
+    expect(lead).toEqual({
+      id: 'a',
+      phone: null,
+      website: null,
+      name: null,
+      address: null,
+      rating: null,
+      review_count: null,
+      category: null,
+      saved_at: null,
+    });
+    // The as-sent item rides along unseen: not a key, not in JSON, not in a spread copy.
+    expect(Object.getOwnPropertyDescriptor(lead, AS_SENT)?.enumerable).toBe(false);
+    expect(JSON.parse(JSON.stringify(lead))).toEqual(lead);
+    expect(AS_SENT in { ...lead }).toBe(false);
+  });
+
+  it('hands out an item the typed reading does not change as it is, with no copy', () => {
+    const full = {
+      id: 'a',
+      name: 'n',
+      address: 'a',
+      phone: '+1',
+      website: 'w',
+      rating: 4.5,
+      review_count: 3,
+      category: 'c',
+      saved_at: '2026-01-01T00:00:00Z',
+      extra: { deep: [1, 'x'] },
+    };
+    const [lead] = parseLeadsPage(ok({ leads: [full], meta }), {}).leads;
+    expect(lead).toEqual(full);
+    expect(asSent(lead!)).toBe(lead);
   });
 
   it('turns numeric strings in numeric fields into numbers with their digits, and non-numbers into null', () => {
     const lead = { id: 'a', rating: '4.5', review_count: ' 12 ', phone: 15125550101, category: { x: 1 } };
     const [parsed] = parseLeadsPage(ok({ leads: [lead], meta }), {}).leads;
     // Text fields are kept as sent, whatever their JSON type: only numeric fields are read leniently.
-    expect(parsed).toEqual({
+    expect(asSent(parsed!)).toEqual({
       id: 'a',
       rating: 4.5,
       review_count: 12,
       phone: 15125550101,
       category: { x: 1 },
     });
+    // Typed, a text field is a string or null: a number as its text, an object as null.
+    expect(parsed).toMatchObject({ rating: 4.5, review_count: 12, phone: '15125550101', category: null });
     const second = parseLeadsPage(ok({ leads: [{ id: 'b', rating: 'N/A', review_count: '' }], meta }), {})
       .leads[0];
-    expect(second).toEqual({ id: 'b', rating: null, review_count: null });
+    expect(asSent(second!)).toEqual({ id: 'b', rating: null, review_count: null });
     const spelled = parseLeadsPage(
       ok({ leads: [{ id: 'c', rating: '4.50', review_count: '+007', lat: '.5' }], meta }),
       {},
     ).leads[0];
-    expect(spelled?.rating).toEqual(new ExactNumber('4.50'));
+    expect(asSent(spelled!).rating).toEqual(new ExactNumber('4.50'));
+    expect(spelled?.rating).toBe(4.5);
     expect(spelled?.review_count).toBe(7);
     expect(spelled?.lat).toBe('.5'); // not a lead field: kept as sent
   });
 
   it('keeps unknown fields untouched', () => {
     const lead = { id: 'a', name: 'Joe', tags: ['x'], owner: { email: 'e@x' }, score: '7' };
-    expect(parseLeadsPage(ok({ leads: [lead], meta }), {}).leads[0]).toEqual(lead);
+    const [parsed] = parseLeadsPage(ok({ leads: [lead], meta }), {}).leads;
+    expect(asSent(parsed!)).toEqual(lead);
+    expect(parsed).toMatchObject(lead);
   });
 
   it('keeps every key in the order the server sent it, odd keys included', () => {
     const body =
       '{"leads":[{"zz":1,"rating":"4","__proto__":{"x":1},"":2,"a\\"b":3,"id":"a"}],"meta":{"total":1}}';
-    const [lead] = parseLeadsPage({ status: 200, body }, {}).leads;
-    expect(Object.keys(lead ?? {})).toEqual(['zz', 'rating', '__proto__', '', 'a"b', 'id']);
-    expect(lead?.rating).toBe(4);
+    const [typed] = parseLeadsPage({ status: 200, body }, {}).leads;
+    const lead = asSent(typed!);
+    expect(Object.keys(lead)).toEqual(['zz', 'rating', '__proto__', '', 'a"b', 'id']);
+    expect(lead.rating).toBe(4);
     expect(Object.getPrototypeOf(lead)).toBe(Object.prototype);
+    // The typed copy keeps the odd keys as own keys too, then the fields the server left out.
+    expect(Object.keys(typed!).slice(0, 6)).toEqual(['zz', 'rating', '__proto__', '', 'a"b', 'id']);
+    expect(Object.getPrototypeOf(typed)).toBe(Object.prototype);
   });
 
   it('keeps a numeric id as the number sent, and refuses a missing one, naming the item', () => {
@@ -131,7 +174,7 @@ describe('envelopes', () => {
   it('completes a search response from its results and the request', () => {
     const body = { results: [{ place_id: 'p1', lat: '30.26', lng: -97.74 }], cached: true };
     const response = parseSearchResponse(ok(body), { query: 'plumber', location: 'Austin' });
-    expect(response).toEqual({
+    expect({ ...response, results: response.results.map((result) => asSent(result)) }).toEqual({
       results: [{ place_id: 'p1', lat: 30.26, lng: -97.74 }],
       cached: true,
       count: 1,
