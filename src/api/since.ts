@@ -3,6 +3,7 @@
 // API's timestamps are UTC, and one rule for every zone-less form is easier to remember than two.
 
 import { UsageError } from './errors.js';
+import { oneLine } from './server-message.js';
 
 const SPAN_UNIT_MS: Record<string, number> = {
   s: 1_000,
@@ -22,11 +23,12 @@ const ACCEPTED_FORMS =
   '2026-11-01T09:30+02:00; without Z or an offset it is read as UTC), or a span back from now: ' +
   '90s, 30m, 24h, 7d, 2w';
 
-export function parseSince(text: string, nowMs: number): Date {
+/** `name` is what the message calls the value: `--since` on the command line, `since` in the library. */
+export function parseSince(text: string, nowMs: number, name = '--since'): Date {
   const value = text.trim();
   const parsed = parseSpan(value, nowMs) ?? parseDate(value) ?? parseDateTime(value);
   if (parsed === undefined || Number.isNaN(parsed.getTime())) {
-    throw new UsageError(`invalid --since value "${text}"`, ACCEPTED_FORMS);
+    throw new UsageError(`invalid ${name} value "${oneLine(text, 60)}"`, ACCEPTED_FORMS);
   }
   return parsed;
 }

@@ -6,7 +6,6 @@
 import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
-import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import { IdSet } from './id-set.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
@@ -372,17 +371,10 @@ class Walk<T extends Record<string, unknown>> {
   }
 
   *#handOut(batch: T[]): Generator<T[]> {
-    const before = this.#progress.itemsYielded;
     this.#progress.itemsYielded += batch.length;
-    // A collection falls due every ROWS_BETWEEN_COLLECTIONS items and runs once the consumer has
-    // written them (heap.ts says why).
-    const due =
-      Math.floor(this.#progress.itemsYielded / ROWS_BETWEEN_COLLECTIONS) >
-      Math.floor(before / ROWS_BETWEEN_COLLECTIONS);
     if (batch.length > 0) {
       yield batch;
       this.requests.throwIfAborted();
-      if (due && this.#progress.itemsYielded < this.#maxItems) collectGarbage();
     }
     this.#options.onProgress?.({ ...this.#progress });
   }
