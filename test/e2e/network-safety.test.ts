@@ -156,6 +156,31 @@ describe('messages tell no secret and stay one line', () => {
   });
 });
 
+describe('items without an id', () => {
+  it('a single page and a plain search write them as sent; --all refuses and says why', async () => {
+    const leads = [{ id: null, name: 'No Id' }, { name: 'Missing' }];
+    server.route(
+      'GET',
+      '/api/v1/leads',
+      json(200, { leads, meta: { page: 1, limit: 25, total: 2, totalPages: 1 } }),
+    );
+    server.route('POST', '/api/v1/search', json(200, { results: [{ place_id: null, name: 'P' }], count: 1 }));
+    const one = await run(['leads', '--json']);
+    expect(one.exitCode).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual(leads);
+    const search = await run(['search', 'plumber', '-l', 'Austin', '--json']);
+    expect(search.exitCode).toBe(0);
+    expect(JSON.parse(search.stdout)).toEqual([{ place_id: null, name: 'P' }]);
+    const all = await run(['leads', '--all', '--json']);
+    expect(all.exitCode).toBe(7);
+    expect(all.stdout).toBe('');
+    expectCleanFailure(
+      all.stderr,
+      /^leadctl: server answered page 1 with an item without an id; a full listing \(--all, --checkpoint\) needs/,
+    );
+  });
+});
+
 describe('a host process that embeds the library', () => {
   it('survives every failure it catches, and is left without an exposed gc after a long paginate', async () => {
     // 10,100 leads, 100 a page: past the 10,000 items at which paging used to turn on --expose-gc.

@@ -10,6 +10,7 @@ import { IdSet } from './id-set.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
 import {
+  missingIdError,
   notACount,
   oddList,
   oddPageError,
@@ -388,6 +389,10 @@ class Walk<T extends Record<string, unknown>> {
   /** Counts a data page and checks the one thing every count rests on. */
   async #data(request: Promise<PageResult<T>>, page: number): Promise<PageResult<T>> {
     const result = await request;
+    // Every page is read by its ids: one without them cannot be kept exact (a single page can).
+    for (const item of result.items) {
+      if (this.#idOf(item) === undefined) throw missingIdError(this.#options.idField ?? 'id', page);
+    }
     const { total } = result.meta;
     if (!Number.isSafeInteger(total) || total < 0) throw notACount(page, total, this.#progress.itemsYielded);
     if (this.#progress.pagesFetched > 0 && total !== this.#anchor.total) this.#ledger.changed = true;
