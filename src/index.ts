@@ -2,7 +2,9 @@
 
 export type {
   AttemptEvent,
+  CallOptions,
   ClientHooks,
+  DeprecationEvent,
   LeadClientOptions,
   ListAllOptions,
   RequestOptions,
@@ -11,6 +13,7 @@ export type {
 export { LeadClient } from './api/client.js';
 export { type Clock, systemClock } from './api/clock.js';
 export {
+  AbortedError,
   AuthError,
   ExitCode,
   ForbiddenError,
