@@ -1,6 +1,5 @@
 // The options of LeadClient and of each call, checked before anything is sent: a wrong one is a
 // UsageError naming the option, never a TypeError from deep inside.
-import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
 import { UsageError } from './errors.js';
 import type { WaitEvent } from './retry.js';
@@ -65,12 +64,21 @@ export interface LeadClientOptions {
    * An undici Dispatcher to send through (a ProxyAgent, EnvHttpProxyAgent, or an Agent with custom
    * CAs in `connect`). The caller owns it: close() leaves it open.
    */
-  dispatcher?: Dispatcher;
+  dispatcher?: DispatcherLike;
   /**
    * The largest response body read, in bytes, after decompression; a larger one fails
    * (ProtocolError) once this much has arrived. Default 16 MiB (a page of 100 leads is about 30 KB).
    */
   maxBodyBytes?: number;
+}
+
+/**
+ * An undici Dispatcher (Agent, ProxyAgent, EnvHttpProxyAgent...), typed by the methods the client
+ * calls, so that the public types need neither undici's declarations nor Node's.
+ */
+export interface DispatcherLike {
+  dispatch(options: never, handler: never): boolean;
+  close(): Promise<void>;
 }
 
 /** What each call may set for itself; the client's own options are the defaults. */
@@ -109,7 +117,7 @@ const WANTS: Record<string, [Check, string]> = {
   ],
   random: [fn, 'a function returning a number in [0, 1)'],
   dispatcher: [
-    (v) => object(v) && fn((v as Dispatcher).dispatch),
+    (v) => object(v) && fn((v as DispatcherLike).dispatch),
     'an undici Dispatcher (Agent, ProxyAgent...)',
   ],
   signal: [(v) => v instanceof AbortSignal, 'an AbortSignal'],

@@ -108,8 +108,9 @@ export class LeadClient {
     };
     this.#ownsDispatcher = options.dispatcher === undefined;
     // The agent's own timeouts are a backstop; each request passes its deadline's length too.
+    // Checked to have dispatch(); compose() (send tracking) is on every undici Dispatcher since 6.
     this.#dispatcher =
-      options.dispatcher ??
+      (options.dispatcher as unknown as Dispatcher | undefined) ??
       new Agent({
         connections: options.connections ?? 16,
         headersTimeout: this.#timeoutMs,
