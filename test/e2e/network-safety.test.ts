@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type ConnectProxy, startConnectProxy } from '../helpers/connect-proxy.js';
+import { readLedger, today } from '../helpers/ledger.js';
 import { json, type OddServer, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -35,8 +36,13 @@ function expectCleanFailure(stderr: string, first: RegExp): string[] {
 describe('a search that may have run', () => {
   it('is sent once when the server resets after reading it: exit 6, and the user is told why', async () => {
     server.route('POST', '/api/v1/search', reset);
-    const { exitCode, stdout, stderr } = await run(['search', 'plumber', '-l', 'Austin', '--json']);
+    const state = tempDir('state');
+    const { exitCode, stdout, stderr } = await run(['search', 'plumber', '-l', 'Austin', '--json'], {
+      XDG_STATE_HOME: state,
+    });
     expect(exitCode).toBe(6);
+    // Written, then no answer: the ledger counts it as a possible live search.
+    expect(readLedger(state).entries[0].days[today()]).toEqual({ requests: 1, searches: 1, rateLimited: 0 });
     expect(stdout).toBe('');
     const lines = expectCleanFailure(stderr, /may have run on the server and spent a live search/);
     expect(lines[1]).toMatch(/repeat it deliberately/);
