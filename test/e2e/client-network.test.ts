@@ -55,7 +55,7 @@ afterEach(async () => {
 
 describe('a search that may have run is not sent again', () => {
   it('a reset after the server read the POST: one POST, exit 6, and says a live search may be spent', async () => {
-    server.route('POST', '/api/v1/search', reset);
+    server.route('POST', SEARCH, reset);
     const error = await failure(makeClient().search({ query: 'plumber', location: 'Austin' }));
     expect(posts()).toHaveLength(1);
     expect(error).toMatchObject({ name: 'NetworkError', kind: 'reset', exitCode: 6, attempts: 1 });
@@ -65,7 +65,7 @@ describe('a search that may have run is not sent again', () => {
   });
 
   it('a keep-alive socket closed as the next search goes out: that search is not sent twice', async () => {
-    server.route('POST', '/api/v1/search', found, reset, found);
+    server.route('POST', SEARCH, found, reset, found);
     // One connection, so the second search goes out on the socket the first one used.
     const lead = makeClient({ connections: 1 });
     await lead.search({ query: 'plumber', location: 'Austin' });
@@ -76,7 +76,7 @@ describe('a search that may have run is not sent again', () => {
   });
 
   it('a timeout once sent is not retried either', async () => {
-    server.route('POST', '/api/v1/search', silence);
+    server.route('POST', SEARCH, silence);
     const error = await failure(makeClient({ timeoutMs: 200 }).search({ query: 'a', location: 'b' }));
     expect(error).toMatchObject({ kind: 'timeout', exitCode: 6 });
     expect(error.message).toContain('may have run');
@@ -86,7 +86,7 @@ describe('a search that may have run is not sent again', () => {
   it('a 503 and a 429 say nothing ran: retried, every attempt with the same Idempotency-Key', async () => {
     server.route(
       'POST',
-      '/api/v1/search',
+      SEARCH,
       json(503, { detail: 'busy' }),
       json(429, { retryAfter: 1 }),
       found,
