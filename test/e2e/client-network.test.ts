@@ -84,13 +84,7 @@ describe('a search that may have run is not sent again', () => {
   });
 
   it('a 503 and a 429 say nothing ran: retried, every attempt with the same Idempotency-Key', async () => {
-    server.route(
-      'POST',
-      SEARCH,
-      json(503, { detail: 'busy' }),
-      json(429, { retryAfter: 1 }),
-      found,
-    );
+    server.route('POST', SEARCH, json(503, { detail: 'busy' }), json(429, { retryAfter: 1 }), found);
     const lead = makeClient();
     await lead.search({ query: 'plumber', location: 'Austin' });
     await lead.search({ query: 'plumber', location: 'Austin' });
