@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 
 // undici's index.js loads every feature it has (fetch, WebSocket, EventSource, mocks, caches, proxies):
-// ~40 ms of CPU at start-up, of which the client uses only `Agent` and `request`. This entry exports
-// just those two, set up exactly as undici 7's index.js does (makeDispatcher). `request` is called with
+// ~40 ms of CPU at start-up, of which the client uses only `Agent` and `request` (and, behind a proxy,
+// `EnvHttpProxyAgent`, loaded on first use). This entry exports just those, set up exactly as undici 7's index.js does (makeDispatcher). `request` is called with
 // the Agent as `this` (it only needs `dispatch`), so the other Dispatcher API methods are left out.
 const undiciCore = `
 const Agent = require('undici/lib/dispatcher/agent.js');
@@ -53,7 +53,17 @@ function makeDispatcher(fn) {
   };
 }
 
-module.exports = { Agent, request: makeDispatcher(request) };
+module.exports = {
+  Agent,
+  request: makeDispatcher(request),
+  // Only for HTTPS_PROXY and friends: required on first use, so a run without a proxy never runs it.
+  get EnvHttpProxyAgent() {
+    // ProxyAgent opens its CONNECT tunnel with Dispatcher#connect, which undici's index.js adds.
+    const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
+    Dispatcher.prototype.connect ??= require('undici/lib/api/api-connect.js');
+    return require('undici/lib/dispatcher/env-http-proxy-agent.js');
+  },
+};
 `;
 
 /** Points `import … from 'undici'` at undiciCore, for the undici major it was written against. */

@@ -2,6 +2,7 @@
 
 export type {
   AttemptEvent,
+  CallOptions,
   ClientHooks,
   DeprecationEvent,
   LeadClientOptions,
@@ -13,6 +14,7 @@ export { LeadClient } from './api/client.js';
 export { type Clock, systemClock } from './api/clock.js';
 export type { HttpErrorInfo } from './api/errors.js';
 export {
+  AbortedError,
   AuthError,
   ExitCode,
   ForbiddenError,

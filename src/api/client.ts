@@ -1,80 +1,46 @@
 // LeadClient: the thin HTTP layer. One undici Agent (keep-alive pool), the key on every request, a
 // deadline per attempt, every body read to the end, and the retry policy of retry.ts around it all.
 
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import {
+  type CallOptions,
+  type ClientHooks,
+  checkCallOptions,
+  checkClientOptions,
+  type DeprecationEvent,
+  type LeadClientOptions,
+} from './client-options.js';
 import { type Clock, systemClock } from './clock.js';
-import { ExitCode, LeadError, NetworkError, UsageError } from './errors.js';
-import { clientErrorFor, networkErrorFor, redirectError } from './http-errors.js';
-import { flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
+import { abortErrorFor, ExitCode, LeadError, NetworkError, RateLimitedError, UsageError } from './errors.js';
+import { type Exchanged, exchange, type SendTracker } from './exchange.js';
+import {
+  clientErrorFor,
+  mayHaveRun,
+  networkErrorFor,
+  redirectError,
+  unexpectedFailure,
+} from './http-errors.js';
+import { failing, flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
 import { parseHistoryPage, parseLeadsPage, parseSearchResponse, type RawResponse } from './parse-response.js';
-import { maxBodyBytesFrom, readBodyCapped } from './read-body.js';
-import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from './retry.js';
+import { maxBodyBytesFrom } from './read-body.js';
+import { type AttemptOutcome, type RetryPolicy, withRetries } from './retry.js';
+import { parseRetryAfterHeader } from './retry-after.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
 import { oneLine } from './server-message.js';
-import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
+import { apiUrl, assertKeyTransportIsSafe, redactUrl, resolveApiRoot } from './url.js';
 
+export type {
+  AttemptEvent,
+  CallOptions,
+  ClientHooks,
+  DeprecationEvent,
+  LeadClientOptions,
+} from './client-options.js';
 export type { ListAllOptions } from './paging/index.js';
 export type { WaitEvent } from './retry.js';
 
-export interface AttemptEvent {
-  method: string;
-  /** Never contains the key: it travels only in the Authorization header. */
-  url: string;
-  /** 1-based. */
-  attempt: number;
-  status?: number;
-  ms: number;
-  error?: string;
-}
-
-export interface ClientHooks {
-  /** Right before each HTTP attempt is sent; a throw (a LeadError) refuses it, and nothing is sent. */
-  beforeAttempt?(event: { method: string; url: string; attempt: number }): void;
-  onAttempt?(event: AttemptEvent): void;
-  onWait?(event: WaitEvent): void;
-  /** Called at most once per client: the first response that carries any deprecation header. */
-  onDeprecation?(event: DeprecationEvent): void;
-}
-
-/** The deprecation headers of one response, each one line of server text (sanitized, capped). */
-export interface DeprecationEvent {
-  /** `Deprecation`: `true`, `?1`, `@<unix seconds>` or an HTTP date. */
-  deprecation?: string;
-  /** `Sunset`: an HTTP date (RFC 8594), when the API stops answering. */
-  sunset?: string;
-  /** `X-Api-Deprecation-Notice`: the server's own words to its users. */
-  notice?: string;
-}
-
-export interface LeadClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  /** Per attempt, headers and body together. Default 30 000. */
-  timeoutMs?: number;
-  /** Retries for 5xx and network failures. Default 3. */
-  retries?: number;
-  /** Longest single wait on a 429 (or a 503's Retry-After). Default 60 000. */
-  maxWaitMs?: number;
-  /** Default `leadctl`; the CLI passes `leadctl/<version>`. */
-  userAgent?: string;
-  hooks?: ClientHooks;
-  clock?: Clock;
-  /** For backoff jitter. Default Math.random. */
-  random?: () => number;
-  backoffBaseMs?: number;
-  backoffCapMs?: number;
-  /** Connections per origin. Default 16. */
-  connections?: number;
-  /**
-   * The largest response body read, in bytes; a larger one fails (ProtocolError) once this much has
-   * arrived. Default: LEADCTL_MAX_BODY_BYTES, else 16 MiB (a page of 100 leads is about 30 KB).
-   */
-  maxBodyBytes?: number;
-}
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-}
+/** Per-call options: `signal`, and overrides of the client's `timeoutMs`, `retries`, `maxWaitMs`. */
+export type RequestOptions = CallOptions;
 
 const DEPRECATION_HEADERS = {
   deprecation: 'deprecation',
@@ -83,15 +49,22 @@ const DEPRECATION_HEADERS = {
 } as const;
 
 interface Call<T> {
-  method: 'GET' | 'POST';
+  method: string;
   url: URL;
   body?: string;
   parse: (response: RawResponse) => T;
 }
 
+/** What one logical call has seen so far: its errors carry it. */
+interface CallState {
+  attempts: number;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
 export class LeadClient {
   readonly #root: URL;
-  readonly #agent: Agent;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
@@ -101,9 +74,10 @@ export class LeadClient {
   #deprecationReported = false;
 
   constructor(options: LeadClientOptions) {
+    checkClientOptions(options);
     this.#root = resolveApiRoot(options.baseUrl);
     assertKeyTransportIsSafe(this.#root);
-    const apiKey = options.apiKey.trim();
+    const apiKey = (options.apiKey ?? '').trim();
     if (apiKey === '') {
       throw new LeadError('no API key configured', {
         exitCode: ExitCode.auth,
@@ -115,7 +89,7 @@ export class LeadClient {
       throw new UsageError('the API key contains spaces or characters that cannot be sent in an HTTP header');
     }
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#maxBodyBytes = maxBodyBytesFrom(options.maxBodyBytes, process.env.LEADCTL_MAX_BODY_BYTES);
+    this.#maxBodyBytes = maxBodyBytesFrom(options.maxBodyBytes);
     const retries = options.retries ?? 3;
     this.#policy = {
       retries,
@@ -132,13 +106,17 @@ export class LeadClient {
       'user-agent': options.userAgent ?? 'leadctl',
       accept: 'application/json',
     };
-    // The agent's own timeouts are a backstop; the per-attempt deadline below is the real one.
-    this.#agent = new Agent({
-      connections: options.connections ?? 16,
-      headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
-      connectTimeout: Math.min(this.#timeoutMs, 10_000),
-    });
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    // The agent's own timeouts are a backstop; each request passes its deadline's length too.
+    // Checked to have dispatch(); compose() (send tracking) is on every undici Dispatcher since 6.
+    this.#dispatcher =
+      (options.dispatcher as unknown as Dispatcher | undefined) ??
+      new Agent({
+        connections: options.connections ?? 16,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+        connectTimeout: Math.min(this.#timeoutMs, 10_000),
+      });
   }
 
   /** The API root every path is resolved against, e.g. `https://host/api/v1/`. */
@@ -146,34 +124,40 @@ export class LeadClient {
     return this.#root.href;
   }
 
-  listLeads(params: { page?: number; limit?: number }, options: RequestOptions = {}): Promise<LeadsPage> {
-    const url = apiUrl(this.#root, 'leads', { page: params.page, limit: params.limit });
-    return this.#call({ method: 'GET', url, parse: (r) => parseLeadsPage(r, params) }, options.signal);
+  async listLeads(params: { page?: number; limit?: number }, options?: RequestOptions): Promise<LeadsPage> {
+    const url = apiUrl(this.#root, 'leads', { page: params?.page, limit: params?.limit });
+    return this.#call({ method: 'GET', url, parse: (r) => parseLeadsPage(r, params) }, options);
   }
 
-  listHistory(params: { page?: number; limit?: number }, options: RequestOptions = {}): Promise<HistoryPage> {
-    const url = apiUrl(this.#root, 'history', { page: params.page, limit: params.limit });
-    return this.#call({ method: 'GET', url, parse: (r) => parseHistoryPage(r, params) }, options.signal);
+  async listHistory(
+    params: { page?: number; limit?: number },
+    options?: RequestOptions,
+  ): Promise<HistoryPage> {
+    const url = apiUrl(this.#root, 'history', { page: params?.page, limit: params?.limit });
+    return this.#call({ method: 'GET', url, parse: (r) => parseHistoryPage(r, params) }, options);
   }
 
   /**
-   * POST /search is retried like the GETs: from our side it is idempotent (the same query again), and
-   * a repeat is most likely answered from the server's cache, so it costs no extra live search.
+   * POST /search. Retried only when the server provably never saw it (refused, DNS, TLS handshake,
+   * no byte written) or a status says it was not processed (5xx, 429); after a reset or timeout once
+   * sent it fails (NetworkError) rather than spend a second live search. Every attempt carries the
+   * same `Idempotency-Key`.
    */
-  search(
+  async search(
     params: { query: string; location: string; radius?: number },
-    options: RequestOptions = {},
+    options?: RequestOptions,
   ): Promise<SearchResponse> {
     const { query, location, radius } = params;
     const body = JSON.stringify({ query, location, ...(radius === undefined ? {} : { radius }) });
     const url = apiUrl(this.#root, 'search');
     const parse = (r: RawResponse) => parseSearchResponse(r, params);
-    return this.#call({ method: 'POST', url, body, parse }, options.signal);
+    return this.#call({ method: 'POST', url, body, parse }, options);
   }
 
   /**
    * Every item of a list, newest first, each once, fetched `concurrency` pages at a time: the same
    * paging as `leadctl leads --all`. `since` takes a Date, an ISO date/time or a span like `7d`.
+   * Bad options reject on the first `next()`, as every other failure does.
    */
   paginate(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead>;
   paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
@@ -193,41 +177,85 @@ export class LeadClient {
     resource: 'leads' | 'history',
     options: ListAllOptions = {},
   ): AsyncIterable<(Lead | HistoryEntry)[]> {
+    if (resource !== 'leads' && resource !== 'history') {
+      return failing(
+        new UsageError(`resource must be 'leads' or 'history' (got ${oneLine(String(resource), 40)})`),
+      );
+    }
     return listAllPages(this, resource, options, this.#clock.now());
   }
 
   /**
    * Any request under the API root, with the key, the deadline, retries and 429 waits of every call;
-   * a 2xx answer comes back as read, any other status as its typed error. For `leadctl api`.
+   * a 2xx answer comes back as read, any other status as its typed error. For `leadctl api`. A method
+   * other than GET or HEAD is not sent again once it may have reached the server.
    */
-  request(
+  async request(
     method: string,
     url: URL,
-    options: { body?: string; signal?: AbortSignal } = {},
+    options: RequestOptions & { body?: string } = {},
   ): Promise<RawResponse> {
-    if (!url.href.startsWith(this.#root.href)) {
-      throw new UsageError(`${url.origin}${url.pathname} is not under the API root ${this.#root.href}`);
+    if (typeof method !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method)) {
+      throw new UsageError(
+        `method must be an HTTP method such as GET or POST (got ${oneLine(String(method), 40)})`,
+      );
     }
-    // Call names the two methods the spec documents; undici sends any method token as given.
-    const call: Call<RawResponse> = { method: method as Call<RawResponse>['method'], url, parse: (r) => r };
+    if (!(url instanceof URL)) {
+      throw new UsageError(
+        `url must be a URL object, such as new URL('leads?limit=5', client.apiRoot) (got a ${typeof url})`,
+      );
+    }
+    if (!url.href.startsWith(this.#root.href)) {
+      throw new UsageError(`${redactUrl(url.href)} is not under the API root ${this.#root.href}`);
+    }
+    const call: Call<RawResponse> = { method: method.toUpperCase(), url, parse: (r) => r };
     if (options.body !== undefined) call.body = options.body;
-    return this.#call(call, options.signal);
+    return this.#call(call, options);
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #call<T>(call: Call<T>, signal: AbortSignal | undefined): Promise<T> {
-    return withRetries((n) => this.#attempt(call, n, signal), this.#policy, this.#clock, this.#hooks, signal);
+  async #call<T>(call: Call<T>, given: RequestOptions | undefined): Promise<T> {
+    const options = checkCallOptions(given);
+    const { signal } = options;
+    const retries = options.retries ?? this.#policy.retries;
+    const policy: RetryPolicy = {
+      ...this.#policy,
+      retries,
+      ...(options.retries === undefined ? {} : { rateLimitWaits: Math.max(retries, 5) }),
+      ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+    };
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const state: CallState = { attempts: 0 };
+    // One key for every attempt of this call: a server that honours it never runs the call twice.
+    const idempotencyKey = isRepeatable(call.method) ? undefined : globalThis.crypto.randomUUID();
+    try {
+      return await withRetries(
+        (n) => this.#attempt(call, n, { signal, timeoutMs, state, idempotencyKey }),
+        policy,
+        this.#clock,
+        this.#hooks,
+        signal,
+      );
+    } catch (error) {
+      throw this.#annotate(signal?.aborted ? abortErrorFor(signal.reason) : error, call, state);
+    }
   }
 
   async #attempt<T>(
     call: Call<T>,
     attempt: number,
-    signal: AbortSignal | undefined,
+    context: {
+      signal: AbortSignal | undefined;
+      timeoutMs: number;
+      state: CallState;
+      idempotencyKey?: string | undefined;
+    },
   ): Promise<AttemptOutcome<T>> {
     this.#hooks.beforeAttempt?.({ method: call.method, url: call.url.href, attempt });
+    context.state.attempts = attempt;
     const report = (event: { status?: number; error?: string }) =>
       this.#hooks.onAttempt?.({
         method: call.method,
@@ -235,18 +263,27 @@ export class LeadClient {
         attempt,
         ms: elapsedMs(started),
         ...event,
+        ...(event.status !== undefined ? { sent: true } : tracker ? { sent: tracker.written } : {}),
       });
     const started = process.hrtime.bigint();
-    let response: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+    const tracker: SendTracker | undefined =
+      context.idempotencyKey === undefined ? undefined : { written: false };
+    let response: Exchanged;
     try {
-      response = await this.#exchange(call, signal);
+      response = await this.#exchange(call, context, tracker);
     } catch (error) {
-      const failure = error instanceof LeadError ? error : networkErrorFor(error, call.url, this.#timeoutMs);
+      const failure =
+        error instanceof LeadError ? error : networkErrorFor(error, call.url, context.timeoutMs);
       report({ error: failure?.message ?? (error instanceof Error ? error.message : String(error)) });
-      if (failure instanceof NetworkError) return { kind: 'network', error: failure };
-      throw failure ?? error;
+      if (failure instanceof NetworkError) {
+        if (tracker?.written && failure.kind !== 'tls')
+          return { kind: 'network', error: mayHaveRun(failure, call.method, call.url), final: true };
+        return { kind: 'network', error: failure };
+      }
+      throw failure ?? unexpectedFailure(error, call.url);
     }
     const { status, headers, text } = response;
+    context.state.headers = headers;
     report({ status });
     this.#noticeDeprecation(headers);
     const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
@@ -259,8 +296,13 @@ export class LeadClient {
     throw clientErrorFor(raw, call.url);
   }
 
-  /** One request, body read to the end, under a deadline; the caller's abort wins and is rethrown. */
-  async #exchange<T>(call: Call<T>, signal: AbortSignal | undefined) {
+  /** One request under a deadline; the caller's abort wins and is rethrown. */
+  async #exchange<T>(
+    call: Call<T>,
+    context: { signal: AbortSignal | undefined; timeoutMs: number; idempotencyKey?: string | undefined },
+    tracker: SendTracker | undefined,
+  ): Promise<Exchanged> {
+    const { signal, timeoutMs, idempotencyKey } = context;
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCallerAbort, { once: true });
@@ -268,27 +310,47 @@ export class LeadClient {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('deadline'));
-    }, this.#timeoutMs);
+    }, timeoutMs);
+    let headers = this.#headers;
+    if (call.body !== undefined) headers = { ...headers, 'content-type': 'application/json' };
+    if (idempotencyKey !== undefined) headers = { ...headers, 'idempotency-key': idempotencyKey };
     try {
-      const res = await request(call.url, {
-        dispatcher: this.#agent,
+      return await exchange({
         method: call.method,
-        headers:
-          call.body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
-        ...(call.body === undefined ? {} : { body: call.body }),
+        url: call.url,
+        headers,
+        body: call.body,
+        timeoutMs,
+        maxBodyBytes: this.#maxBodyBytes,
+        dispatcher: this.#dispatcher,
         signal: controller.signal,
+        tracker,
       });
-      // Read every body, errors included, or the connection is not returned to the pool.
-      const text = await readBodyCapped(res, this.#maxBodyBytes);
-      return { status: res.statusCode, headers: res.headers, text };
     } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? error;
-      if (timedOut) throw networkErrorFor({ code: 'ETIMEDOUT' }, call.url, this.#timeoutMs);
+      if (signal?.aborted) throw abortErrorFor(signal.reason ?? error);
+      if (timedOut) throw networkErrorFor({ code: 'ETIMEDOUT' }, call.url, timeoutMs);
       throw error;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
     }
+  }
+
+  /** Every error of a call says which request, after how many attempts, and what the server asked. */
+  #annotate(error: unknown, call: Call<unknown>, state: CallState): unknown {
+    if (!(error instanceof LeadError)) return error;
+    error.url ??= call.url.href;
+    error.attempts ??= state.attempts;
+    if (state.headers) error.headers ??= flatHeaders(state.headers);
+    if (error.retryAfterMs === undefined) {
+      const now = this.#clock.now();
+      const at =
+        error instanceof RateLimitedError && error.resetAt
+          ? error.resetAt.getTime()
+          : parseRetryAfterHeader(state.headers && firstHeader(state.headers, 'retry-after'), now);
+      if (at !== undefined) error.retryAfterMs = Math.max(0, at - now);
+    }
+    return error;
   }
 
   #noticeDeprecation(headers: Record<string, string | string[] | undefined>): void {
@@ -303,6 +365,19 @@ export class LeadClient {
     this.#deprecationReported = true;
     this.#hooks.onDeprecation(event);
   }
+}
+
+/** GET and HEAD change nothing: they may be sent again whatever happened to an attempt. */
+function isRepeatable(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }
 
 function firstHeader(

@@ -16,12 +16,24 @@ export const ExitCode = {
 export class LeadError extends Error {
   readonly exitCode: number;
   readonly hint: string | undefined;
+  /** The request that failed (set by LeadClient on every error of a call; never contains the key). */
+  url: string | undefined;
+  /** How many HTTP attempts the call made before it failed (0 when none was sent). */
+  attempts: number | undefined;
+  /** The last response's headers, when there was a response. */
+  headers: Record<string, string> | undefined;
+  /** How long the server asked to wait (a 429's reset or a Retry-After), in milliseconds from the failure. */
+  retryAfterMs: number | undefined;
 
   constructor(message: string, options: { exitCode: number; hint?: string; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.exitCode = options.exitCode;
     this.hint = options.hint;
+    this.url = undefined;
+    this.attempts = undefined;
+    this.headers = undefined;
+    this.retryAfterMs = undefined;
   }
 }
 
@@ -121,9 +133,24 @@ export class ProtocolError extends LeadError {
   }
 }
 
-/** Ctrl-C or SIGTERM. Exit 130. */
-export class InterruptedError extends LeadError {
-  constructor(message = 'interrupted') {
-    super(message, { exitCode: ExitCode.interrupted });
+/**
+ * A call stopped by its caller's AbortSignal. Its `cause` is the signal's reason. Exit 130.
+ * (A reason that is itself a LeadError, such as the CLI's InterruptedError, is rejected as it is.)
+ */
+export class AbortedError extends LeadError {
+  constructor(message = 'the call was aborted', cause?: unknown) {
+    super(message, { exitCode: ExitCode.interrupted, ...(cause === undefined ? {} : { cause }) });
   }
+}
+
+/** Ctrl-C or SIGTERM. Exit 130. */
+export class InterruptedError extends AbortedError {
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+/** What a call rejects with once its signal has aborted. */
+export function abortErrorFor(reason: unknown): LeadError {
+  return reason instanceof LeadError ? reason : new AbortedError('the call was aborted', reason);
 }

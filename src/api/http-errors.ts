@@ -3,8 +3,10 @@
 
 import {
   AuthError,
+  ExitCode,
   ForbiddenError,
   type HttpError,
+  LeadError,
   NetworkError,
   NotFoundError,
   ProtocolError,
@@ -129,6 +131,12 @@ export function networkErrorFor(
 ): NetworkError | ProtocolError | undefined {
   const code = errorCode(error);
   const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return new ProtocolError(
+      `${host} answered with response headers larger than leadctl reads (16 KiB); the answer was not read`,
+      'check --base-url: is it the API, and not a proxy or login page in front of it?',
+    );
+  }
   if (isHttpParserError(error) || code?.startsWith('HPE_')) {
     return new ProtocolError(
       `${host} did not answer with valid HTTP (${parserReason(error, code)})`,
@@ -161,7 +169,7 @@ export function networkErrorFor(
     reset: 'the server or a proxy dropped the connection: try again later',
     timeout: 'the server is slow or unreachable: try again later, or raise `timeoutMs`',
     dns: 'check the host name in `baseUrl`, and your network connection',
-    tls: "the server's certificate could not be verified, or it does not speak TLS: check `baseUrl`",
+    tls: "the server's certificate could not be verified, or it does not speak TLS: check `baseUrl`; behind a corporate proxy or CA, point NODE_EXTRA_CA_CERTS at its CA certificate (PEM)",
     unreachable: 'check your network connection',
   };
   return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });
@@ -182,4 +190,25 @@ function parserReason(error: unknown, code: string | undefined): string {
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+/** A reset or timeout after the request was written: the server may have run it, so it is not resent. */
+export function mayHaveRun(failure: NetworkError, method: string, url: URL): NetworkError {
+  const search = method === 'POST' && url.pathname.endsWith('/search');
+  const what = search
+    ? 'after the search was sent: it may have run on the server and spent a live search; leadctl did not send it again'
+    : `after the ${method} request was sent: the server may have processed it; leadctl did not send it again`;
+  const hint = search
+    ? 'see whether it ran with `leadctl history`; to repeat it deliberately, run the same command again (it may spend another live search)'
+    : 'check whether it took effect before you send it again';
+  return new NetworkError(`${failure.message}, ${what}`, failure.kind, { hint, cause: failure.cause });
+}
+
+/** A failure of the transport nobody sorted: still a LeadError (a host's catch sees one kind of error). */
+export function unexpectedFailure(error: unknown, url: URL): LeadError {
+  const reason = oneLine(error instanceof Error ? error.message : String(error), 120) || 'no reason given';
+  return new LeadError(`request to ${url.host} failed: ${reason}`, {
+    exitCode: ExitCode.internal,
+    cause: error,
+  });
 }

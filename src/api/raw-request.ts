@@ -3,13 +3,17 @@
 import type { LeadClient } from './client.js';
 import { ProtocolError, UsageError } from './errors.js';
 import { arrayItemTexts } from './json-spans.js';
+import { oneLine } from './server-message.js';
+import { redactUrl } from './url.js';
 
 /** `leads?limit=5`, `/leads`, `api/v1/leads` all name `{root}leads`; full URLs and `..` are refused. */
 export function rawApiUrl(apiRoot: string, path: string, query: readonly [string, string][] = []): URL {
   const trimmed = path.trim();
+  // User input goes through the same sanitizer as server text: a CR/LF in a path stays one line.
+  const shown = oneLine(trimmed);
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed)) {
     throw new UsageError(
-      `"${trimmed}" is a full URL; give a path under the API`,
+      `"${redactUrl(trimmed)}" is a full URL; give a path under the API`,
       'for example: leadctl api "leads?limit=5" (the base URL comes from --base-url or the profile)',
     );
   }
@@ -17,7 +21,7 @@ export function rawApiUrl(apiRoot: string, path: string, query: readonly [string
   const url = new URL(relative, apiRoot);
   if (!url.href.startsWith(apiRoot)) {
     throw new UsageError(
-      `"${trimmed}" points outside ${apiRoot}`,
+      `"${shown}" points outside ${apiRoot}`,
       'leadctl api only sends requests under /api/v1/',
     );
   }

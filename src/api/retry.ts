@@ -48,7 +48,7 @@ export type AttemptOutcome<T> =
   | { kind: 'success'; value: T }
   | { kind: 'rate-limited'; response: FailedResponse; retryAfterHeader?: string | undefined }
   | { kind: 'server-error'; response: FailedResponse; retryAfterHeader?: string | undefined }
-  | { kind: 'network'; error: NetworkError };
+  | { kind: 'network'; error: NetworkError; final?: boolean };
 
 export type FailedOutcome = Exclude<AttemptOutcome<unknown>, { kind: 'success' }>;
 
@@ -88,7 +88,8 @@ export function decideRetry(
   if (outcome.kind === 'rate-limited') return decideRateLimited(outcome, counts, policy, nowMs, backoff);
   if (outcome.kind === 'network') {
     const { error } = outcome;
-    if (error.kind === 'tls') return { retry: false, error };
+    // final: the request may have reached the server and must not be sent again on its own.
+    if (error.kind === 'tls' || outcome.final) return { retry: false, error };
     if (counts.retries >= policy.retries) return { retry: false, error: afterAttempts(error, attempts) };
     return { retry: true, waitMs: backoff(counts.retries + 1), reason: 'network' };
   }
@@ -136,11 +137,10 @@ function decideRateLimited(
     const message = `${head}; the server did not say when to retry, and \`maxWaitMs\` is 0`;
     return { retry: false, error: new RateLimitedError(message, { ...info, hint: 'try again later' }) };
   }
-  // Without a time from the server, back off, but never beyond --max-wait.
-  const waitMs =
-    at === undefined
-      ? Math.min(backoff(counts.rateLimitWaits + 1), policy.maxWaitMs)
-      : Math.max(0, at - nowMs);
+  // Never less than the normal backoff (a reset already past would otherwise be retried at once, over
+  // and over), and without a time from the server never beyond --max-wait.
+  const backoffMs = Math.min(backoff(counts.rateLimitWaits + 1), policy.maxWaitMs);
+  const waitMs = at === undefined ? backoffMs : Math.max(backoffMs, at - nowMs);
   if (waitMs > policy.maxWaitMs && resetAt) {
     const message = `${head}: the server allows more requests ${describeReset(resetAt, nowMs)}`;
     return { retry: false, error: new RateLimitedError(message, { ...info, resetAt, hint }) };

@@ -2,10 +2,11 @@
 // fields (in the spec's order: the default csv/tsv columns), and the types a library user writes against.
 //
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
-// identity (`id`, `place_id`) and the list itself are required. Each item is read twice over
-// (typed-items.ts): as sent, for the CLI (numbers with their digits, fields in their order, unknown
-// fields kept; a known numeric field that holds a numeric string becomes that number, anything else
-// but a number null), and typed, for the library (each known field of the type below).
+// list itself is required; an identity (`id`, `place_id`) must be a string or number when present
+// (missing or null is read as sent: only the runs that need ids to be exact refuse it). Each item is
+// read twice over (typed-items.ts): as sent, for the CLI (numbers with their digits, fields in their
+// order, unknown fields kept; a known numeric field that holds a numeric string becomes that number,
+// anything else but a number null), and typed, for the library (each known field of the type below).
 
 import * as z from 'zod/mini';
 import { ExactNumber, numberFromToken } from './exact-number.js';
@@ -34,10 +35,14 @@ export type Id = string | number | ExactNumber;
 
 // ---- how each kind of field is read
 
-/** Ids: a non-empty string, or a JSON number kept as sent (the paging compares them as text). */
-const identity = z.union(
-  [z.string().check(z.minLength(1, { error: 'is empty' })), z.number(), z.instanceof(ExactNumber)],
-  { error: (issue) => (issue.input === undefined ? 'is missing' : 'is neither a string nor a number') },
+/**
+ * Ids: a non-empty string, or a JSON number kept as sent (the paging compares them as text). Missing
+ * or null is read as sent: only the runs that need ids to be exact (paging, --unique) refuse it.
+ */
+const identity = z.nullish(
+  z.union([z.string().check(z.minLength(1, { error: 'is empty' })), z.number(), z.instanceof(ExactNumber)], {
+    error: 'is neither a string nor a number',
+  }),
 );
 
 /** Text in the spec, kept as sent whatever its JSON type: leadctl changes only numeric fields. */

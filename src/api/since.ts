@@ -3,6 +3,7 @@
 // API's timestamps are UTC, and one rule for every zone-less form is easier to remember than two.
 
 import { UsageError } from './errors.js';
+import { oneLine } from './server-message.js';
 
 const SPAN_UNIT_MS: Record<string, number> = {
   s: 1_000,
@@ -26,7 +27,7 @@ export function parseSince(text: string, nowMs: number): Date {
   const value = text.trim();
   const parsed = parseSpan(value, nowMs) ?? parseDate(value) ?? parseDateTime(value);
   if (parsed === undefined || Number.isNaN(parsed.getTime())) {
-    throw new UsageError(`invalid \`since\` value "${text}"`, ACCEPTED_FORMS);
+    throw new UsageError(`invalid \`since\` value "${oneLine(text, 60)}"`, ACCEPTED_FORMS);
   }
   return parsed;
 }

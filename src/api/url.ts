@@ -1,6 +1,7 @@
 // The base URL: what users may type for --base-url, how /api/v1/<path> is put on it, and the rule that
 // the key never travels over plain http:// to anything but this machine.
 
+import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { UsageError } from './errors.js';
 
 const API_PREFIX = '/api/v1';
@@ -12,12 +13,13 @@ const API_PREFIX = '/api/v1';
  */
 export function resolveApiRoot(baseUrl: string): URL {
   const trimmed = baseUrl.trim();
+  const shown = redactUrl(trimmed);
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
     throw new UsageError(
-      `invalid base URL "${trimmed}"`,
+      `invalid base URL "${shown}"`,
       '`baseUrl` takes a full address such as https://api.example.com',
     );
   }
@@ -32,12 +34,38 @@ export function resolveApiRoot(baseUrl: string): URL {
     );
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new UsageError(`base URL must not contain a query string or fragment: "${trimmed}"`);
+    throw new UsageError(`base URL must not contain a query string or fragment: "${shown}"`);
   }
   let path = url.pathname.replace(/\/+$/, '');
   if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
   url.pathname = `${path}${API_PREFIX}/`;
   return url;
+}
+
+/**
+ * A URL as it may be shown: a user name, password and query string hidden (`https://***@host/?…`),
+ * control characters (a CR/LF in user input) escaped, so a message stays one line and tells no secret.
+ */
+export function redactUrl(text: string): string {
+  let shown: string;
+  try {
+    const url = new URL(text);
+    const hadCredentials = url.username !== '' || url.password !== '';
+    const hadQuery = url.search !== '';
+    const hadFragment = url.hash !== '';
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    shown = url.href;
+    if (hadCredentials) shown = shown.replace('//', '//***@');
+    if (hadQuery) shown += '?…';
+    if (hadFragment) shown += '#…';
+  } catch {
+    // Not a URL: hide what looks like credentials or a query all the same.
+    shown = text.replace(/\/\/[^/@?#\s]*@/, '//***@').replace(/[?#]\S*/, '?…');
+  }
+  return sanitizeForTerminal(shown);
 }
 
 /** `/api/v1/<path>?<query>` under the root; undefined query values are left out. */

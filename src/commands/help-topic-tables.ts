@@ -76,6 +76,32 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
     configKey: '',
     meaning: 'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
   },
+  {
+    variable: 'HTTPS_PROXY',
+    flag: '',
+    configKey: '',
+    meaning: 'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
+  },
+  {
+    variable: 'HTTP_PROXY',
+    flag: '',
+    configKey: '',
+    meaning:
+      'the proxy for http:// base URLs, and for https:// when HTTPS_PROXY is unset (also `http_proxy`)',
+  },
+  {
+    variable: 'NO_PROXY',
+    flag: '',
+    configKey: '',
+    meaning:
+      'hosts reached directly, not through the proxy: `host`, `.domain`, `host:port`, or `*` (also `no_proxy`)',
+  },
+  {
+    variable: 'NODE_EXTRA_CA_CERTS',
+    flag: '',
+    configKey: '',
+    meaning: 'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
+  },
 ];
 
 export const PRECEDENCE =

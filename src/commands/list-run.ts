@@ -1,6 +1,7 @@
 // leads and history: one page with a footer, or many pages (--all, --max-items, --since,
 // --checkpoint) streamed in order through the paginator, ending with what was written and the
 // requests it took.
+
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { fetchListPage, type PageProgress } from '../api/paging/index.js';
 import { RequestBudget } from '../api/request-budget.js';
@@ -13,6 +14,7 @@ import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
+import { relieveHeap } from './heap-relief.js';
 import type { ListFlags } from './list-flags.js';
 import { openSession } from './session.js';
 
@@ -114,6 +116,7 @@ export async function runList(
         let written = 0;
         for await (const items of pages) {
           await sink.writeAll(items);
+          relieveHeap(written, written + items.length);
           written += items.length;
         }
         ui.stopProgress();

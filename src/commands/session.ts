@@ -1,6 +1,9 @@
 // Turns global options into a ready client: settings by precedence, the in-process sandbox for
 // --sandbox, and hooks that report attempts, waits and deprecations through the ui.
 import { type ClientHooks, LeadClient } from '../api/client.js';
+import { proxyDispatcher, proxyFor, proxySettingsFrom } from '../api/proxy.js';
+import { maxBodyBytesFromEnv } from '../api/read-body.js';
+import { redactUrl } from '../api/url.js';
 import { missingSettingsError } from '../config/missing-settings.js';
 import { resolveSettings, type Settings } from '../config/settings.js';
 import { deprecationWarning } from '../ui/deprecation-warning.js';
@@ -98,10 +101,23 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     plan: settings.plan,
     warn: (message) => ui.warn(message),
   });
+  const timeoutMs = settings.timeoutSec * 1000;
+  const maxBodyBytes = maxBodyBytesFromEnv(target.env.LEADCTL_MAX_BODY_BYTES);
+  // Undocumented, for tests only: a shorter retry backoff, so e2e tests need not sleep through 0.5-8 s.
+  const backoffBaseMs = Number(target.env.LEADCTL_TEST_BACKOFF_BASE_MS) || undefined;
+  const proxies = proxySettingsFrom(target.env);
+  // The in-process sandbox is this machine: never through a proxy. A bad base URL is the client's to refuse.
+  const direct = target.baseUrlSource === 'sandbox' || !URL.canParse(baseUrl.trim());
+  const proxy = direct ? undefined : proxyFor(new URL(baseUrl.trim()), proxies);
+  if (proxy) ui.debug(`proxy: connecting through ${redactUrl(proxy.url)} (from ${proxy.from})`);
+  const dispatcher = proxy ? proxyDispatcher(proxies, { connections: 16, timeoutMs }) : undefined;
   const client = new LeadClient({
     baseUrl,
     apiKey,
-    timeoutMs: settings.timeoutSec * 1000,
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(backoffBaseMs === undefined ? {} : { backoffBaseMs }),
+    ...(dispatcher ? { dispatcher } : {}),
+    timeoutMs,
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
@@ -115,6 +131,7 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     close: async () => {
       await usage.flush();
       await client.close();
+      await dispatcher?.close();
       await target.close();
     },
   };

@@ -70,8 +70,9 @@ function baseUrl(raw: string): Check {
   if (url.username || url.password) {
     return { ok: false, expected: 'a user name or password in the URL is not allowed', hideValue: true };
   }
+  // A query often carries a token: not echoed either.
   if (url.search || url.hash)
-    return { ok: false, expected: 'expected a base URL without ?query or #fragment' };
+    return { ok: false, expected: 'expected a base URL without ?query or #fragment', hideValue: true };
   return { ok: true, value: raw };
 }
 

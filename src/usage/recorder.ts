@@ -54,13 +54,16 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
 
   const count = (event: AttemptEvent) => {
     const day = utcDay(now());
-    const answered = event.status !== undefined && event.status >= 200 && event.status < 300;
+    // Every search that reached the server, or may have (no answer came back after it was written),
+    // is a possible live search; only a 4xx (429 included) says the server did not run it.
+    const refused = event.status !== undefined && event.status >= 400 && event.status < 500;
+    const possiblyRun = event.sent === true && !refused;
     run.set(
       day,
       addCounts(run.get(day) ?? zeroCounts(), {
         requests: 1,
-        // A search the server ran: cached or live, the client cannot tell (see docs/usage.md).
-        searches: answered && isSearch(event) ? 1 : 0,
+        // Cached or live, the client cannot tell (see docs/usage.md).
+        searches: possiblyRun && isSearch(event) ? 1 : 0,
         rateLimited: event.status === 429 ? 1 : 0,
       }),
     );

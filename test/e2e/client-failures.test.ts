@@ -249,13 +249,18 @@ describe('safety and cancellation', () => {
     expect(() => new LeadClient({ baseUrl: server.baseUrl, apiKey: '  ' })).toThrow('no API key configured');
   });
 
-  it("surfaces the caller's abort as its reason, without retrying", async () => {
+  it("rejects with an AbortedError caused by the caller's reason, without retrying", async () => {
     server.route('GET', LEADS, silence);
     const controller = new AbortController();
     const reason = new Error('interrupted by user');
     const pending = makeClient().listLeads({}, { signal: controller.signal });
     setTimeout(() => controller.abort(reason), 50);
-    await expect(pending).rejects.toBe(reason);
+    await expect(pending).rejects.toMatchObject({
+      name: 'AbortedError',
+      exitCode: 130,
+      cause: reason,
+      attempts: 1,
+    });
     expect(server.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });

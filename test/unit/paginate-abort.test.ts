@@ -13,7 +13,7 @@ async function roundInFlight(server: FakeServer): Promise<void> {
 }
 
 describe('paginate cancellation', () => {
-  it("rejects with the caller's reason and aborts every request in flight when the caller aborts", async () => {
+  it('rejects with an AbortedError caused by the reason, and aborts every request in flight', async () => {
     const server = new FakeServer(new FakeList(50));
     const controller = new AbortController();
     const run = collect(paginate(server.fetchPage, { limit: 10, concurrency: 4, signal: controller.signal }));
@@ -21,7 +21,7 @@ describe('paginate cancellation', () => {
     expect(server.open().map((call) => call.page)).toEqual([2, 3, 4, 5]);
     const reason = new Error('stop now');
     controller.abort(reason);
-    await expect(run.done).rejects.toBe(reason);
+    await expect(run.done).rejects.toMatchObject({ name: 'AbortedError', exitCode: 130, cause: reason });
     expect(server.calls.slice(1).map((call) => call.state)).toEqual([
       'aborted',
       'aborted',
@@ -36,16 +36,18 @@ describe('paginate cancellation', () => {
       paginate(() => new Promise<never>(() => {}), { limit: 10, concurrency: 2, signal: controller.signal }),
     );
     await flush();
-    controller.abort(new Error('gone'));
-    await expect(run.done).rejects.toThrow('gone');
+    const reason = new Error('gone');
+    controller.abort(reason);
+    await expect(run.done).rejects.toMatchObject({ name: 'AbortedError', cause: reason });
   });
 
   it('rejects without a request when the signal is already aborted', async () => {
     const server = new FakeServer(new FakeList(5));
     const controller = new AbortController();
-    controller.abort(new Error('too late'));
+    const reason = new Error('too late');
+    controller.abort(reason);
     const run = collect(paginate(server.fetchPage, { limit: 10, signal: controller.signal }));
-    await expect(run.done).rejects.toThrow('too late');
+    await expect(run.done).rejects.toMatchObject({ name: 'AbortedError', cause: reason });
     expect(server.calls).toHaveLength(0);
   });
 

@@ -164,7 +164,8 @@ describe('paginate options', () => {
     { limit: 10, maxItems: -1 },
     { limit: 10, since: new Date(0) },
     { limit: 10, since: new Date(Number.NaN), timeField: 'saved_at' },
-  ])('refuses %o with a UsageError, before any request', (options) => {
-    expect(() => paginate(fetchNothing, options)).toThrow(UsageError);
+  ])('refuses %o with a UsageError on the first next(), never a synchronous throw', async (options) => {
+    const pages = paginate(fetchNothing, options);
+    await expect(pages[Symbol.asyncIterator]().next()).rejects.toThrow(UsageError);
   });
 });

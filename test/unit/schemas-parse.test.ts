@@ -114,15 +114,16 @@ describe('lead items', () => {
     expect(Object.getPrototypeOf(typed)).toBe(Object.prototype);
   });
 
-  it('keeps a numeric id as the number sent, and refuses a missing one, naming the item', () => {
+  it('keeps a numeric id as the number sent, a missing or null one as sent, and refuses a bad one', () => {
     expect(parseLeadsPage(ok({ leads: [{ id: 42 }], meta }), {}).leads[0]?.id).toBe(42);
     const big = parseLeadsPage(
       { status: 200, body: '{"leads":[{"id":1790000000000000007}],"meta":{"total":1}}' },
       {},
     );
     expect(big.leads[0]?.id).toEqual(new ExactNumber('1790000000000000007'));
-    const error = protocolError(() => parseLeadsPage(ok({ leads: [{ id: 'a' }, { name: 'x' }], meta }), {}));
-    expect(error.message).toBe('server answered 200 with a malformed item: leads[1].id is missing');
+    // Only paging needs ids (it refuses an item without one, walk.ts): a single page keeps it as sent.
+    const leads = [{ id: 'a' }, { name: 'x' }, { id: null, name: 'y' }];
+    expect(parseLeadsPage(ok({ leads, meta }), {}).leads).toEqual(leads);
     const empty = protocolError(() => parseLeadsPage(ok({ leads: [{ id: '' }], meta }), {}));
     expect(empty.message).toBe('server answered 200 with a malformed item: leads[0].id is empty');
     const odd = protocolError(() => parseLeadsPage(ok({ leads: [{ id: true }], meta }), {}));
@@ -189,10 +190,11 @@ describe('envelopes', () => {
       },
     );
     expect(echoed).toMatchObject({ count: 0, query: 'Plumber', location: 'Austin, TX' });
-    const error = protocolError(() =>
-      parseSearchResponse(ok({ results: [{ name: 'x' }] }), { query: 'q', location: 'l' }),
-    );
-    expect(error.message).toMatch(/results\[0\]\.place_id is missing/);
+    const unplaced = parseSearchResponse(ok({ results: [{ name: 'x' }, { place_id: null }] }), {
+      query: 'q',
+      location: 'l',
+    });
+    expect(unplaced.results).toEqual([{ name: 'x' }, { place_id: null }]);
   });
 });
 

@@ -50,7 +50,16 @@ export function listAllPages(
   options: ListAllOptions,
   nowMs: number,
 ): AsyncIterable<(Lead | HistoryEntry)[]> {
-  const { since, limit = 100, ...rest } = options;
+  // Bad options reject on the first next(), where a for-await's catch sees them: never a synchronous throw.
+  let sinceDate: Date | undefined;
+  try {
+    if (typeof options !== 'object' || options === null)
+      throw new UsageError('paginate options must be an object');
+    sinceDate = readSince(options.since, nowMs);
+  } catch (error) {
+    return failing(error);
+  }
+  const { since: _since, limit = 100, ...rest } = options;
   const fetchPage: FetchPage<Lead | HistoryEntry> = (page, size, signal) =>
     fetchListPage(client, resource, page, size, signal);
   return paginatePages(fetchPage, {
@@ -58,8 +67,20 @@ export function listAllPages(
     limit,
     idField: 'id',
     timeField: resource === 'leads' ? 'saved_at' : 'created_at',
-    ...(since === undefined ? {} : { since: typeof since === 'string' ? parseSince(since, nowMs) : since }),
+    ...(sinceDate === undefined ? {} : { since: sinceDate }),
   });
+}
+
+function readSince(since: unknown, nowMs: number): Date | undefined {
+  if (since === undefined) return undefined;
+  if (typeof since === 'string') return parseSince(since, nowMs);
+  if (since instanceof Date && !Number.isNaN(since.getTime())) return since;
+  throw new UsageError('since must be a Date, an ISO date or time, or a span such as 7d');
+}
+
+/** An iterable whose first next() rejects with `error`. */
+export function failing<T>(error: unknown): AsyncIterable<T> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
 }
 
 export function paginate<T extends Record<string, unknown>>(
@@ -77,7 +98,11 @@ export function paginatePages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
   options: PaginateOptions,
 ): AsyncIterable<T[]> {
-  validateOptions(options);
+  try {
+    validateOptions(options);
+  } catch (error) {
+    return failing(error);
+  }
   return walkPages(fetchPage, options);
 }
 

@@ -4,6 +4,7 @@
 // caller's abort reason), never a knock-on "aborted" from a sibling.
 
 import { setMaxListeners } from 'node:events';
+import { abortErrorFor } from '../errors.js';
 import type { FetchPage, PageResult } from './types.js';
 
 /** Up to 16 pages in flight, each with our listener and fetchPage's own: not a leak. */
@@ -56,12 +57,12 @@ export class Requests<T> {
 
   /** Throws the caller's abort reason once the caller has aborted (checked after each hand-out). */
   throwIfAborted(): void {
-    if (this.external?.aborted) throw this.external.reason;
+    if (this.external?.aborted) throw abortErrorFor(this.external.reason);
   }
 
   /** The error to surface for something caught during the run. */
   errorFor(caught: unknown): unknown {
-    if (this.external?.aborted) return this.external.reason;
+    if (this.external?.aborted) return abortErrorFor(this.external.reason);
     return this.#failure ? this.#failure.error : caught;
   }
 

@@ -51,3 +51,11 @@ export function uncertifiable(ledger: Ledger, written: number) {
     'run it again',
   );
 }
+
+/** Paging hands each item out once by its id: an item without one cannot be kept exact. */
+export function missingIdError(idField: string, page: number): ProtocolError {
+  return new ProtocolError(
+    `server answered page ${page} with an item without an ${idField}; a full listing (--all, --checkpoint) needs every item's ${idField} to write each one exactly once`,
+    'a single page (without --all or --checkpoint) writes such items as sent',
+  );
+}

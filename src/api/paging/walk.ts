@@ -6,11 +6,11 @@
 import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
-import { collectGarbage, ROWS_BETWEEN_COLLECTIONS } from './heap.js';
 import { IdSet } from './id-set.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
 import {
+  missingIdError,
   notACount,
   oddList,
   oddPageError,
@@ -372,17 +372,10 @@ class Walk<T extends Record<string, unknown>> {
   }
 
   *#handOut(batch: T[]): Generator<T[]> {
-    const before = this.#progress.itemsYielded;
     this.#progress.itemsYielded += batch.length;
-    // A collection falls due every ROWS_BETWEEN_COLLECTIONS items and runs once the consumer has
-    // written them (heap.ts says why).
-    const due =
-      Math.floor(this.#progress.itemsYielded / ROWS_BETWEEN_COLLECTIONS) >
-      Math.floor(before / ROWS_BETWEEN_COLLECTIONS);
     if (batch.length > 0) {
       yield batch;
       this.requests.throwIfAborted();
-      if (due && this.#progress.itemsYielded < this.#maxItems) collectGarbage();
     }
     this.#options.onProgress?.({ ...this.#progress });
   }
@@ -396,6 +389,10 @@ class Walk<T extends Record<string, unknown>> {
   /** Counts a data page and checks the one thing every count rests on. */
   async #data(request: Promise<PageResult<T>>, page: number): Promise<PageResult<T>> {
     const result = await request;
+    // Every page is read by its ids: one without them cannot be kept exact (a single page can).
+    for (const item of result.items) {
+      if (this.#idOf(item) === undefined) throw missingIdError(this.#options.idField ?? 'id', page);
+    }
     const { total } = result.meta;
     if (!Number.isSafeInteger(total) || total < 0) throw notACount(page, total, this.#progress.itemsYielded);
     if (this.#progress.pagesFetched > 0 && total !== this.#anchor.total) this.#ledger.changed = true;

@@ -1,0 +1,172 @@
+// The options of LeadClient and of each call, checked before anything is sent: a wrong one is a
+// UsageError naming the option, never a TypeError from deep inside.
+import type { Clock } from './clock.js';
+import { UsageError } from './errors.js';
+import type { WaitEvent } from './retry.js';
+
+export interface AttemptEvent {
+  method: string;
+  /** Never contains the key: it travels only in the Authorization header. */
+  url: string;
+  /** 1-based. */
+  attempt: number;
+  status?: number;
+  ms: number;
+  error?: string;
+  /**
+   * Whether the request may have reached the server: true with any status; for a failure, whether
+   * any byte was written (known for methods other than GET/HEAD, undefined for those).
+   */
+  sent?: boolean;
+}
+
+export interface ClientHooks {
+  /** Right before each HTTP attempt is sent; a throw (a LeadError) refuses it, and nothing is sent. */
+  beforeAttempt?(event: { method: string; url: string; attempt: number }): void;
+  onAttempt?(event: AttemptEvent): void;
+  onWait?(event: WaitEvent): void;
+  /** Called at most once per client: the first response that carries any deprecation header. */
+  onDeprecation?(event: DeprecationEvent): void;
+}
+
+/** The deprecation headers of one response, each one line of server text (sanitized, capped). */
+export interface DeprecationEvent {
+  /** `Deprecation`: `true`, `?1`, `@<unix seconds>` or an HTTP date. */
+  deprecation?: string;
+  /** `Sunset`: an HTTP date (RFC 8594), when the API stops answering. */
+  sunset?: string;
+  /** `X-Api-Deprecation-Notice`: the server's own words to its users. */
+  notice?: string;
+}
+
+export interface LeadClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, headers and body together. Default 30 000. A call may set its own. */
+  timeoutMs?: number;
+  /** Retries for 5xx and network failures. Default 3. A call may set its own. */
+  retries?: number;
+  /** Longest single wait on a 429 (or a 503's Retry-After). Default 60 000. A call may set its own. */
+  maxWaitMs?: number;
+  /** Default `leadctl`; the CLI passes `leadctl/<version>`. */
+  userAgent?: string;
+  hooks?: ClientHooks;
+  clock?: Clock;
+  /** For backoff jitter. Default Math.random. */
+  random?: () => number;
+  /** The first retry waits up to this (full jitter), doubling each retry. Default 500. */
+  backoffBaseMs?: number;
+  /** No backoff wait is longer. Default 8000. */
+  backoffCapMs?: number;
+  /** Connections per origin of the client's own Agent. Default 16. Ignored with `dispatcher`. */
+  connections?: number;
+  /**
+   * An undici Dispatcher to send through (a ProxyAgent, EnvHttpProxyAgent, or an Agent with custom
+   * CAs in `connect`). The caller owns it: close() leaves it open.
+   */
+  dispatcher?: DispatcherLike;
+  /**
+   * The largest response body read, in bytes, after decompression; a larger one fails
+   * (ProtocolError) once this much has arrived. Default 16 MiB (a page of 100 leads is about 30 KB).
+   */
+  maxBodyBytes?: number;
+}
+
+/**
+ * An undici Dispatcher (Agent, ProxyAgent, EnvHttpProxyAgent...), typed by the methods the client
+ * calls, so that the public types need neither undici's declarations nor Node's.
+ */
+export interface DispatcherLike {
+  dispatch(options: never, handler: never): boolean;
+  close(): Promise<void>;
+}
+
+/** What each call may set for itself; the client's own options are the defaults. */
+export interface CallOptions {
+  /** Stops the call: it rejects with AbortedError (or the reason itself, when that is a LeadError). */
+  signal?: AbortSignal;
+  /** Per attempt, headers and body together. */
+  timeoutMs?: number;
+  /** Retries for 5xx and network failures. */
+  retries?: number;
+  /** Longest single wait on a 429 (or a 503's Retry-After). */
+  maxWaitMs?: number;
+}
+
+type Check = (value: unknown) => boolean;
+
+const positive: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+const nonNegative: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const atLeastOne: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 1;
+const fn: Check = (v) => typeof v === 'function';
+const object: Check = (v) => typeof v === 'object' && v !== null;
+
+const WANTS: Record<string, [Check, string]> = {
+  timeoutMs: [positive, 'a number of milliseconds above 0'],
+  retries: [count, 'a whole number, 0 or more'],
+  maxWaitMs: [nonNegative, 'a number of milliseconds, 0 or more'],
+  backoffBaseMs: [nonNegative, 'a number of milliseconds, 0 or more'],
+  backoffCapMs: [nonNegative, 'a number of milliseconds, 0 or more'],
+  connections: [atLeastOne, 'a whole number, 1 or more'],
+  userAgent: [(v) => typeof v === 'string', 'a string'],
+  hooks: [object, 'an object of hook functions'],
+  clock: [
+    (v) => object(v) && fn((v as { now?: unknown }).now) && fn((v as { sleep?: unknown }).sleep),
+    'a Clock',
+  ],
+  random: [fn, 'a function returning a number in [0, 1)'],
+  dispatcher: [
+    (v) => object(v) && fn((v as DispatcherLike).dispatch),
+    'an undici Dispatcher (Agent, ProxyAgent...)',
+  ],
+  signal: [(v) => v instanceof AbortSignal, 'an AbortSignal'],
+};
+
+function checkEach(options: Record<string, unknown>, names: readonly string[], where: string): void {
+  for (const name of names) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const [ok, wanted] = WANTS[name] as [Check, string];
+    if (!ok(value)) throw new UsageError(`${where}${name} must be ${wanted} (got ${describe(value)})`);
+  }
+}
+
+/** The constructor's options; maxBodyBytes is checked where it is read (read-body.ts). */
+export function checkClientOptions(options: unknown): asserts options is Record<string, unknown> {
+  if (!object(options))
+    throw new UsageError(`LeadClient options must be an object (got ${describe(options)})`);
+  const given = options as Record<string, unknown>;
+  if (typeof given.baseUrl !== 'string' || given.baseUrl.trim() === '') {
+    throw new UsageError(
+      `baseUrl is required: the address of the API, such as https://api.example.com (got ${describe(given.baseUrl)})`,
+    );
+  }
+  if (given.apiKey !== undefined && typeof given.apiKey !== 'string') {
+    throw new UsageError(`apiKey must be a string (got ${describe(given.apiKey)})`);
+  }
+  checkEach(
+    given,
+    Object.keys(WANTS).filter((name) => name !== 'signal'),
+    '',
+  );
+}
+
+/** A call's own options (its second argument). */
+export function checkCallOptions(options: unknown): CallOptions {
+  if (options === undefined) return {};
+  if (!object(options)) throw new UsageError(`call options must be an object (got ${describe(options)})`);
+  checkEach(
+    options as Record<string, unknown>,
+    ['signal', 'timeoutMs', 'retries', 'maxWaitMs'],
+    'call option ',
+  );
+  return options as CallOptions;
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'function' ? 'a function' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
