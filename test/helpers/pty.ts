@@ -1,0 +1,191 @@
+// Runs the BUILT leadctl in a pseudo-terminal, as a person at a real terminal would: stdin, stdout
+// and stderr are the same tty of a given size, keys can be typed (Ctrl-C = "\x03", which the tty's
+// line discipline turns into SIGINT unless leadctl switched that off) and the screen read back.
+// After leadctl exits, `stty -a` runs on the SAME tty, so a test can assert the modes were restored.
+import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
+import { onTestFinished } from 'vitest';
+import { BIN, cleanEnv } from './cli.js';
+
+export interface PtyOptions {
+  /** Terminal size; 80x24 unless told. */
+  cols?: number;
+  rows?: number;
+  /** Added to the clean environment of cli.ts (TERM=xterm-256color unless given). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export interface PtyExit {
+  exitCode: number;
+  /** The signal that ended leadctl, if one did (e.g. 'SIGINT'); -1 exit code then. */
+  signal: NodeJS.Signals | undefined;
+  /** Everything leadctl wrote to the terminal (stdout and stderr mixed, as on a screen), raw. */
+  output: string;
+  /** `stty -a` of the terminal after leadctl exited. */
+  modes: TerminalModes;
+}
+
+export interface TerminalModes {
+  /** The raw `stty -a` text. */
+  text: string;
+  /** Ctrl-C raises SIGINT (isig), lines are edited (icanon), typed keys are echoed (echo). */
+  isig: boolean;
+  icanon: boolean;
+  echo: boolean;
+}
+
+export interface PtyRun {
+  readonly pid: number;
+  /** Types text into the terminal as keys ("\r" is Enter, "\x03" Ctrl-C). */
+  type(keys: string): void;
+  /** The output so far; ANSI escapes removed unless `{ ansi: true }`. */
+  screen(options?: { ansi?: boolean }): string;
+  /** Resolves once the output (ANSI removed, unless a RegExp on raw text is wanted) contains `text`. */
+  waitFor(text: string | RegExp, options?: { timeoutMs?: number; ansi?: boolean }): Promise<string>;
+  /** Resolves when leadctl has exited and the terminal modes have been read. */
+  exited: Promise<PtyExit>;
+  /** Ends the run (SIGKILL to the process group's leader) if it is still going. */
+  kill(): void;
+}
+
+const MARK = '__leadctl_pty_done__';
+
+// CSI (incl. private modes like ?25l), OSC (to BEL or ST) and single-char escapes.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+function parseModes(text: string): TerminalModes {
+  const has = (flag: string) => new RegExp(`(^|\\s)${flag}(\\s|$)`).test(text);
+  return { text, isig: has('isig'), icanon: has('icanon'), echo: has('echo') };
+}
+
+// The wrapper the pty runs: it starts leadctl in its own process group's foreground (the pty's), as
+// a shell would, ignores Ctrl-C itself, reports how leadctl ended, then runs `stty -a` on the same tty.
+const WRAPPER = `
+const { spawn, execFileSync } = require('node:child_process');
+process.on('SIGINT', () => {});
+const [bin, ...args] = JSON.parse(process.argv[1]);
+const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit' });
+child.on('exit', (code, signal) => {
+  let modes = '';
+  try { modes = execFileSync('stty', ['-a'], { stdio: ['inherit', 'pipe', 'pipe'] }).toString(); } catch {}
+  process.stdout.write('\\n${MARK} ' + JSON.stringify({ code, signal, modes }) + '\\n');
+  process.exit(0);
+});
+`;
+
+/**
+ * Starts `leadctl ...args` in a new pty of the given size and environment (cli.ts's clean one plus
+ * `env`); leadctl's stdin, stdout and stderr are all the terminal.
+ */
+export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
+  const cols = options.cols ?? 80;
+  const rows = options.rows ?? 24;
+  const env = cleanEnv({ TERM: 'xterm-256color', ...options.env });
+  const definedEnv = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const pty: IPty = spawnPty(process.execPath, ['-e', WRAPPER, JSON.stringify([BIN, ...args])], {
+    name: definedEnv.TERM ?? 'xterm-256color',
+    cols,
+    rows,
+    cwd: options.cwd ?? process.cwd(),
+    env: definedEnv,
+  });
+
+  // A test that fails half-way leaves no leadctl behind.
+  try {
+    onTestFinished(() => killPty(pty));
+  } catch {
+    // Not inside a test.
+  }
+
+  let raw = '';
+  const listeners = new Set<() => void>();
+  pty.onData((chunk) => {
+    raw += chunk;
+    for (const listener of listeners) listener();
+  });
+
+  const visible = () => {
+    const at = raw.indexOf(`${MARK} `);
+    // The wrapper's own newline before the mark is not leadctl's.
+    return at === -1 ? raw : raw.slice(0, at).replace(/\r?\n$/, '');
+  };
+
+  // The wrapper's report line; node-pty may report the exit before the last output has been read,
+  // so the run counts as over only once that line is in (or, failing that, a moment after the exit).
+  const reportLine = new RegExp(`${MARK} (\\{.*\\})\\r?\\n`);
+  const exited = new Promise<PtyExit>((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      const found = reportLine.exec(raw);
+      if (!found && !ended) return;
+      done = true;
+      listeners.delete(finish);
+      const report = found
+        ? (JSON.parse(found[1] as string) as {
+            code: number | null;
+            signal: NodeJS.Signals | null;
+            modes: string;
+          })
+        : { code: -1, signal: null, modes: '' };
+      resolve({
+        exitCode: report.code ?? -1,
+        signal: report.signal ?? undefined,
+        output: visible(),
+        modes: parseModes(report.modes),
+      });
+    };
+    let ended = false;
+    listeners.add(finish);
+    pty.onExit(() => {
+      setTimeout(() => {
+        ended = true;
+        finish();
+      }, 200);
+    });
+  });
+
+  return {
+    pid: pty.pid,
+    type: (keys) => pty.write(keys),
+    screen: (opts) => (opts?.ansi ? visible() : stripAnsi(visible())),
+    waitFor: (text, opts) =>
+      new Promise<string>((resolve, reject) => {
+        const timeoutMs = opts?.timeoutMs ?? 20_000;
+        const check = () => {
+          const shown = opts?.ansi || text instanceof RegExp ? visible() : stripAnsi(visible());
+          const hit = typeof text === 'string' ? shown.includes(text) : text.test(shown);
+          if (hit) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(shown);
+          }
+        };
+        // Not a bound on leadctl's speed: it only keeps a broken test from hanging the suite.
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(
+            new Error(`pty: no ${String(text)} on screen after ${timeoutMs} ms; screen:\n${stripAnsi(raw)}`),
+          );
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      }),
+    exited,
+    kill: () => killPty(pty),
+  };
+}
+
+function killPty(pty: IPty): void {
+  try {
+    pty.kill('SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
