@@ -66,8 +66,17 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       return;
     }
     const shown = safeForStderr(text);
-    if (!spinner) spinner = ora({ text: shown, stream: stderr, color: 'cyan', isEnabled: true }).start();
-    else spinner.text = shown;
+    // discardStdin: false, or ora puts the terminal in raw mode to swallow keys, and Ctrl-C typed
+    // there no longer becomes SIGINT (the run went on to the end). Typed keys echo instead: harmless.
+    if (!spinner) {
+      spinner = ora({
+        text: shown,
+        stream: stderr,
+        color: 'cyan',
+        isEnabled: true,
+        discardStdin: false,
+      }).start();
+    } else spinner.text = shown;
   };
 
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.

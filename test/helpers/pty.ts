@@ -2,6 +2,9 @@
 // and stderr are the same tty of a given size, keys can be typed (Ctrl-C = "\x03", which the tty's
 // line discipline turns into SIGINT unless leadctl switched that off) and the screen read back.
 // After leadctl exits, `stty -a` runs on the SAME tty, so a test can assert the modes were restored.
+
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { onTestFinished } from 'vitest';
 import { BIN, cleanEnv } from './cli.js';
@@ -42,11 +45,20 @@ export interface PtyRun {
   screen(options?: { ansi?: boolean }): string;
   /** Resolves once the output (ANSI removed, unless a RegExp on raw text is wanted) contains `text`. */
   waitFor(text: string | RegExp, options?: { timeoutMs?: number; ansi?: boolean }): Promise<string>;
+  /** The terminal's modes right now (`stty -a` on the pty's device), while leadctl runs. */
+  modesNow(): Promise<TerminalModes>;
+  /** Resolves once the terminal's modes satisfy `test` (polled): e.g. a prompt switched echo off. */
+  waitForModes(
+    test: (modes: TerminalModes) => boolean,
+    options?: { timeoutMs?: number },
+  ): Promise<TerminalModes>;
   /** Resolves when leadctl has exited and the terminal modes have been read. */
   exited: Promise<PtyExit>;
   /** Ends the run (SIGKILL to the process group's leader) if it is still going. */
   kill(): void;
 }
+
+const run = promisify(execFile);
 
 const MARK = '__leadctl_pty_done__';
 
@@ -151,6 +163,14 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     });
   });
 
+  // The slave side of the pty (/dev/pts/N): stty reads its modes from outside.
+  const device = (pty as IPty & { ptsName?: string }).ptsName;
+  const modesNow = async () => {
+    if (!device) throw new Error('pty: no device name to read the modes from');
+    const { stdout } = await run('stty', ['-a', '-F', device]);
+    return parseModes(stdout);
+  };
+
   return {
     pid: pty.pid,
     type: (keys) => pty.write(keys),
@@ -178,6 +198,16 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
         check();
       }),
     exited,
+    modesNow,
+    waitForModes: async (test, opts) => {
+      const deadline = Date.now() + (opts?.timeoutMs ?? 20_000);
+      for (;;) {
+        const modes = await modesNow();
+        if (test(modes)) return modes;
+        if (Date.now() > deadline) throw new Error(`pty: terminal modes never matched; last:\n${modes.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     kill: () => killPty(pty),
   };
 }
