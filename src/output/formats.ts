@@ -29,9 +29,11 @@ export interface RenderOptions {
 export interface Renderer {
   /** Chunk to write first (json: "[", csv/tsv: the header line, others: ""). */
   start(): string;
-  /** Chunk for one item ("" for table, which must see every row before it can lay out columns). */
+  /** Chunk for one item ("" for a table's first rows, held back until its columns are laid out). */
   row(item: Record<string, unknown>): string;
-  /** Closing chunk (json: "]\n", table: the whole table, "" when it has no rows). */
+  /** The end of a batch of rows (a page): a table lays out its columns from them and writes them. */
+  flush?(): string;
+  /** Closing chunk (json: "]\n", table: rows still held back, "" when it has no rows). */
   finish(): string;
   /** After finish(): what a person should know about the output (table: columns hidden to fit). */
   notes?(): string[];

@@ -136,6 +136,8 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
       const rendering = await rendererFor(items);
       let chunk = start(rendering);
       for (const item of items) chunk += rendering.row(item);
+      // A table lays its columns out from the first page and shows it at once.
+      chunk += rendering.flush?.() ?? '';
       await target.write(chunk);
     },
     close: async (ok) => {
@@ -171,7 +173,7 @@ function tellNotes(renderer: Renderer, messages: Messages): void {
 /**
  * Runs `produce` with a sink, closing it whatever happens; the producer's error wins, carrying the
  * partial file's path when one was kept. Returns what `produce` returned, so that footers are
- * printed after the output (a table renders only at close).
+ * printed after the output (a table may hold rows back until close).
  */
 export async function withItemSink<T>(
   options: ItemSinkOptions,
