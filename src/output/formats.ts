@@ -22,6 +22,8 @@ export interface RenderOptions {
   width?: number;
   /** json on a terminal: indented for a person (colour as `color` says); piped json stays compact. */
   pretty?: boolean;
+  /** Written to a terminal: csv, json and ndjson escape control characters too (table and tsv always do). */
+  terminal?: boolean;
   /** csv, tsv: a UTF-8 byte-order mark before the header, for Excel (--bom). */
   bom?: boolean;
 }

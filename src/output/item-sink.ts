@@ -74,6 +74,7 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     color: colorAllowed(ctx) && toTerminal,
     ...(width ? { width } : {}),
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
+    ...(toTerminal ? { terminal: true } : {}),
     ...(flags.bom && bomApplies ? { bom: true } : {}),
   };
   return { format, options, messages };

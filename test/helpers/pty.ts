@@ -43,7 +43,7 @@ export interface PtyRun {
   type(keys: string): void;
   /** The output so far; ANSI escapes removed unless `{ ansi: true }`. */
   screen(options?: { ansi?: boolean }): string;
-  /** Resolves once the output (ANSI removed, unless a RegExp on raw text is wanted) contains `text`. */
+  /** Resolves once the output (ANSI escapes removed unless `{ ansi: true }`) contains or matches `text`. */
   waitFor(text: string | RegExp, options?: { timeoutMs?: number; ansi?: boolean }): Promise<string>;
   /** The terminal's modes right now (`stty -a` on the pty's device), while leadctl runs. */
   modesNow(): Promise<TerminalModes>;
@@ -179,7 +179,7 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
       new Promise<string>((resolve, reject) => {
         const timeoutMs = opts?.timeoutMs ?? 20_000;
         const check = () => {
-          const shown = opts?.ansi || text instanceof RegExp ? visible() : stripAnsi(visible());
+          const shown = opts?.ansi ? visible() : stripAnsi(visible());
           const hit = typeof text === 'string' ? shown.includes(text) : text.test(shown);
           if (hit) {
             listeners.delete(check);
