@@ -36,3 +36,14 @@ export type ContextFor = (command: import('commander').Command) => CommandContex
 export function colorAllowed({ globals, io }: Pick<CommandContext, 'globals' | 'io'>): boolean {
   return globals.color !== false && !io.env.NO_COLOR;
 }
+
+/**
+ * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
+ * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
+ * Files written with -o never get colour.
+ */
+export function colorForced(ctx: Pick<CommandContext, 'globals' | 'io'>): boolean {
+  const forces = (value: string | undefined) =>
+    value !== undefined && value !== '' && value !== '0' && value !== 'false';
+  return colorAllowed(ctx) && (forces(ctx.io.env.FORCE_COLOR) || forces(ctx.io.env.CLICOLOR_FORCE));
+}

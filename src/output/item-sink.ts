@@ -3,7 +3,7 @@
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
 import type { CommandContext } from '../commands/context.js';
-import { colorAllowed } from '../commands/context.js';
+import { colorAllowed, colorForced } from '../commands/context.js';
 import type { FormatName, OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
@@ -58,6 +58,7 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     stderr: io.stderr,
     quiet: Boolean(ctx.globals.quiet),
     color: colorAllowed(ctx),
+    forceColor: colorForced(ctx),
   });
   for (const warning of warnings) messages.warn(warning);
   for (const note of notes) messages.notice(note);
@@ -71,7 +72,8 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     tableFields: resource.tableFields,
     header: flags.header,
     sanitize: flags.sanitize,
-    color: colorAllowed(ctx) && toTerminal,
+    // FORCE_COLOR colours stdout piped (`| less -R`), never a file written with -o.
+    color: colorAllowed(ctx) && (toTerminal || (colorForced(ctx) && writesToStdout(flags))),
     ...(width ? { width } : {}),
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),

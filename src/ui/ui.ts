@@ -10,6 +10,8 @@ export interface UiOptions {
   quiet: boolean;
   verbose: boolean;
   color: boolean;
+  /** FORCE_COLOR / CLICOLOR_FORCE: colour stderr's lines even when it is not a terminal. */
+  forceColor?: boolean;
 }
 
 export interface Ui {
@@ -91,8 +93,9 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       stderr.write(`${line}\n`);
     }
   };
-  const dim = dimStyle(color && Boolean(stderr.isTTY));
-  const yellow = yellowStyle(color && Boolean(stderr.isTTY));
+  const coloured = color && (Boolean(stderr.isTTY) || Boolean(options.forceColor));
+  const dim = dimStyle(coloured);
+  const yellow = yellowStyle(coloured);
 
   return {
     quiet,
