@@ -102,3 +102,58 @@ test('the spinner shows the progress on a terminal, and is gone at the end', asy
     await slow.close();
   }
 });
+
+// ora 9 clears its line around writes to process.stdout: this keeps streamed table rows clear of it.
+test('rows streamed to the screen while the spinner runs: each row on a line of its own', async () => {
+  const slow = await startSandbox({ latencyMs: 150, leads: 300 });
+  try {
+    const run = runInPty(
+      [
+        'leads',
+        '--all',
+        '--concurrency',
+        '1',
+        '--fields',
+        'name,id',
+        '--base-url',
+        slow.url,
+        '--api-key',
+        slow.apiKey,
+      ],
+      {
+        cols: 120,
+        env: { XDG_CONFIG_HOME: home },
+      },
+    );
+    const result = await run.exited;
+    expect(result.exitCode).toBe(0);
+    // What the screen ends up showing: a spinner frame is erased (CR / erase line) before a row is written.
+    const screen = renderScreen(result.output);
+    const rows = screen.filter((line) => /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/.test(line));
+    expect(rows).toHaveLength(300);
+    for (const row of rows) expect(row).not.toMatch(/Fetching|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  } finally {
+    await slow.close();
+  }
+});
+
+/** The lines a terminal shows for this output: CR and "erase line" / "column 1" applied, other escapes dropped. */
+function renderScreen(raw: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal output is parsed here
+  for (const token of raw.split(/(\u001b\[[0-?]*[ -/]*[@-~]|\r\n|\r|\n)/)) {
+    if (token === '\r\n' || token === '\n') {
+      lines.push(line);
+      line = '';
+    } else if (token === '\r' || token === '\u001b[1G' || token === '\u001b[G') {
+      line = '';
+    } else if (token === '\u001b[0K' || token === '\u001b[K' || token === '\u001b[2K') {
+      // The cursor is at the start after ora's moves: what is left of the line is erased.
+    } else if (!token.startsWith('\u001b')) {
+      line += token;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
