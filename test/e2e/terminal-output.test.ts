@@ -141,7 +141,6 @@ test('rows streamed to the screen while the spinner runs: each row on a line of 
 function renderScreen(raw: string): string[] {
   const lines: string[] = [];
   let line = '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal output is parsed here
   for (const token of raw.split(/(\u001b\[[0-?]*[ -/]*[@-~]|\r\n|\r|\n)/)) {
     if (token === '\r\n' || token === '\n') {
       lines.push(line);
