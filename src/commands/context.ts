@@ -2,7 +2,7 @@
 // global options, and the signal that Ctrl-C / SIGTERM abort.
 
 export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -20,6 +20,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
 }
 
 export interface CommandContext {

@@ -44,6 +44,13 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
   },
   { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
   {
+    variable: 'LEADCTL_PAGER',
+    flag: '--no-pager',
+    configKey: '',
+    meaning:
+      'the pager for output on a terminal (before `PAGER`, default `less` with `LESS=FRX`); `cat`: none',
+  },
+  {
     variable: 'FORCE_COLOR',
     flag: '',
     configKey: '',

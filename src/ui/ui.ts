@@ -3,6 +3,7 @@
 // sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
 import { dimStyle, yellowStyle } from './messages.js';
+import { isPaging } from './paging.js';
 import { safeForStderr } from './safe-text.js';
 
 export interface UiOptions {
@@ -62,6 +63,8 @@ export async function createUi(options: UiOptions): Promise<Ui> {
         text = progressText;
       }
     }
+    // A pager has the screen: no progress line over its page.
+    if (isPaging()) text = undefined;
     if (text === undefined) {
       spinner?.stop();
       spinner = undefined;

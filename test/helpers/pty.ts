@@ -13,7 +13,7 @@ export interface PtyOptions {
   /** Terminal size; 80x24 unless told. */
   cols?: number;
   rows?: number;
-  /** Added to the clean environment of cli.ts (TERM=xterm-256color unless given). */
+  /** Added to the clean environment of cli.ts (TERM=xterm-256color, LEADCTL_PAGER=cat unless given). */
   env?: Record<string, string | undefined>;
   cwd?: string;
 }
@@ -96,7 +96,8 @@ child.on('exit', (code, signal) => {
 export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
   const cols = options.cols ?? 80;
   const rows = options.rows ?? 24;
-  const env = cleanEnv({ TERM: 'xterm-256color', ...options.env });
+  // No pager unless a test asks for one (LEADCTL_PAGER: undefined and PAGER): `less` would wait for keys.
+  const env = cleanEnv({ TERM: 'xterm-256color', LEADCTL_PAGER: 'cat', ...options.env });
   const definedEnv = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
