@@ -118,7 +118,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   let opened: OutputTarget | undefined = pagerToStart === undefined ? await open(ctx.io.stdout) : undefined;
   const targetNow = async (): Promise<OutputTarget> => {
     if (opened) return opened;
-    pager = startPager(pagerToStart as string, ctx.io.env);
+    pager = await startPager(pagerToStart as string, ctx.io.env);
     if (pager) setPaging(true);
     else messages.warn(`pager not found: ${pagerToStart} (set PAGER or LEADCTL_PAGER, or use --no-pager)`);
     opened = await open(pager?.input ?? ctx.io.stdout);

@@ -2,7 +2,6 @@
 // $PAGER, else `less`, with LESS=FRX when LESS is unset (quit when it fits one screen, keep colour,
 // leave the text on screen). Never when stdout is not a terminal, with -o, or with --no-pager;
 // LEADCTL_PAGER=cat turns it off too.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -23,10 +22,12 @@ export interface Pager {
 }
 
 /** Starts the pager on the terminal (its output is ours); undefined when its program is not found. */
-export function startPager(command: string, env: NodeJS.ProcessEnv): Pager | undefined {
+export async function startPager(command: string, env: NodeJS.ProcessEnv): Promise<Pager | undefined> {
   const program = command.split(/\s+/)[0] ?? '';
   if (!onPath(program, env.PATH)) return undefined;
-  const child: ChildProcess = spawn('/bin/sh', ['-c', command], {
+  // Loaded only here: a run that pages nothing (piped, -o) never loads child processes.
+  const { spawn } = await import('node:child_process');
+  const child = spawn('/bin/sh', ['-c', command], {
     stdio: ['pipe', 'inherit', 'inherit'],
     env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
   });
