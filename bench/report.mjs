@@ -57,6 +57,17 @@ export function judge(rows, { pageSize }) {
       });
     }
   }
+  // A table streams like csv: at most twice its time (issue 22).
+  const csv = find('table-csv');
+  const laidOut = find('table');
+  if (csv && laidOut) {
+    const ratio = laidOut.wallMs / csv.wallMs;
+    notes.set(laidOut, {
+      text: `${ratio.toFixed(2)}x csv (goal <= 2x)`,
+      ok: ratio <= 2,
+      label: 'table vs csv',
+    });
+  }
   return notes;
 }
 

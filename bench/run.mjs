@@ -13,6 +13,7 @@ import {
   jqAvailable,
   memoryBySize,
   startupAndOnePage,
+  tableAgainstCsv,
 } from './scenarios.mjs';
 
 const { values: opts } = parseArgs({
@@ -21,14 +22,15 @@ const { values: opts } = parseArgs({
     'export-runs': { type: 'string', default: '5' },
     'baseline-runs': { type: 'string', default: '3' },
     'memory-runs': { type: 'string', default: '3' },
+    'table-leads': { type: 'string', default: '10000' },
     leads: { type: 'string', default: '20000' },
     'big-leads': { type: 'string', default: '200000' },
     'huge-leads': { type: 'string', default: '1000000' },
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     record: { type: 'boolean', default: false },
-    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory).
-    only: { type: 'string', default: 'startup,export,checkpoint,memory' },
+    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table).
+    only: { type: 'string', default: 'startup,export,checkpoint,memory,table' },
   },
 });
 const only = new Set(opts.only.split(','));
@@ -75,6 +77,11 @@ try {
         sizes: [int('leads'), int('big-leads'), int('huge-leads')],
         runs: int('memory-runs'),
       })),
+    );
+  if (only.has('table')) log(`table against csv, ${int('table-leads')} leads…`);
+  if (only.has('table'))
+    rows.push(
+      ...(await tableAgainstCsv(sandbox.file, { leads: int('table-leads'), runs: int('export-runs') })),
     );
 } finally {
   sandbox.remove();

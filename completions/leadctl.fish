@@ -167,6 +167,7 @@ complete -c leadctl -l max-wait -x -d 'longest single wait on a rate limit befor
 complete -c leadctl -s q -l quiet -d 'no progress and no notices on stderr'
 complete -c leadctl -l verbose -d 'one stderr line per HTTP attempt; stack traces on errors'
 complete -c leadctl -l no-color -d 'no colour on stderr or in tables'
+complete -c leadctl -l no-pager -d 'no pager for long output on a terminal (also: LEADCTL_PAGER=cat)'
 complete -c leadctl -s h -l help -d 'show help'
 # leadctl leads
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l page -x -d 'page number, 1 or more (default: 1)'

@@ -63,7 +63,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .option('--max-wait <s>', 'longest single wait on a rate limit before giving up (default: 60)')
     .option('-q, --quiet', 'no progress and no notices on stderr')
     .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
-    .option('--no-color', 'no colour on stderr or in tables');
+    .option('--no-color', 'no colour on stderr or in tables')
+    .option('--no-pager', 'no pager for long output on a terminal (also: LEADCTL_PAGER=cat)');
 
   // Hints name what this command can change (error-lines.ts): `api nothing` lacks a path, not a base URL.
   program.hook('preAction', (_program, action) => explainRun({ command: commandPathOf(action) }));

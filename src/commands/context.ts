@@ -2,7 +2,7 @@
 // global options, and the signal that Ctrl-C / SIGTERM abort.
 
 export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -20,6 +20,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
 }
 
 export interface CommandContext {
@@ -35,4 +37,15 @@ export type ContextFor = (command: import('commander').Command) => CommandContex
 /** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
 export function colorAllowed({ globals, io }: Pick<CommandContext, 'globals' | 'io'>): boolean {
   return globals.color !== false && !io.env.NO_COLOR;
+}
+
+/**
+ * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
+ * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
+ * Files written with -o never get colour.
+ */
+export function colorForced(ctx: Pick<CommandContext, 'globals' | 'io'>): boolean {
+  const forces = (value: string | undefined) =>
+    value !== undefined && value !== '' && value !== '0' && value !== 'false';
+  return colorAllowed(ctx) && (forces(ctx.io.env.FORCE_COLOR) || forces(ctx.io.env.CLICOLOR_FORCE));
 }

@@ -44,6 +44,20 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
   },
   { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
   {
+    variable: 'LEADCTL_PAGER',
+    flag: '--no-pager',
+    configKey: '',
+    meaning:
+      'the pager for output on a terminal (before `PAGER`, default `less` with `LESS=FRX`); `cat`: none',
+  },
+  {
+    variable: 'FORCE_COLOR',
+    flag: '',
+    configKey: '',
+    meaning: 'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
+  },
+  { variable: 'CLICOLOR_FORCE', flag: '', configKey: '', meaning: 'the same as FORCE_COLOR' },
+  {
     variable: 'COLUMNS',
     flag: '',
     configKey: '',

@@ -13,7 +13,7 @@ import { formatWait } from '../ui/wait-time.js';
 import { ledgerKey } from '../usage/ledger-key.js';
 import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
 import { VERSION } from '../version.js';
-import { type CommandContext, colorAllowed } from './context.js';
+import { type CommandContext, colorAllowed, colorForced } from './context.js';
 import { rejectedKeyHint, type Source } from './setting-source.js';
 
 export interface Session {
@@ -32,6 +32,7 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
     quiet: Boolean(globals.quiet),
     verbose: Boolean(globals.verbose) || io.env.LEADCTL_DEBUG === '1',
     color: colorAllowed(ctx),
+    forceColor: colorForced(ctx),
   });
 }
 

@@ -9,6 +9,7 @@ import { ExactNumber } from '../api/exact-number.js';
 import { cellText, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
+import { sanitizeForTerminal } from './sanitize.js';
 
 export const CSV_LINE_END = '\r\n';
 
@@ -31,6 +32,7 @@ export function csvField(value: unknown, sanitize: boolean): string {
 }
 
 export function createCsvRenderer(options: RenderOptions): Renderer {
+  if (options.terminal) return createTerminalCsvRenderer(options);
   const columns = columnsFor(options.fields, options.defaultFields);
   const sanitize = options.sanitize;
 
@@ -48,5 +50,29 @@ export function createCsvRenderer(options: RenderOptions): Renderer {
       return line + CSV_LINE_END;
     },
     finish: () => '',
+  };
+}
+
+/**
+ * csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
+ * header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay exact.
+ */
+function createTerminalCsvRenderer(options: RenderOptions): Renderer {
+  const exact = createCsvRenderer({ ...options, terminal: false });
+  const columns = columnsFor(options.fields, options.defaultFields);
+  const safeField = (field: string) =>
+    field.startsWith('"')
+      ? quoteCsvField(sanitizeForTerminal(field.slice(1, -1).replaceAll('""', '"')))
+      : sanitizeForTerminal(field);
+  return {
+    start: () =>
+      (options.bom ? BYTE_ORDER_MARK : '') +
+      (options.header
+        ? columns.map((column) => safeField(quoteCsvField(column))).join(',') + CSV_LINE_END
+        : ''),
+    row: (item) =>
+      columns.map((column) => safeField(csvField(fieldValue(item, column), options.sanitize))).join(',') +
+      CSV_LINE_END,
+    finish: exact.finish,
   };
 }

@@ -1,11 +1,9 @@
 // Terminal columns a (sanitized) string takes, and truncation to a width with "…".
 //
-// cli-table3 pads cells by its own measure (string-width 4) and, when a cell is too long, truncates
-// it by UTF-16 code units, which can split an emoji into a lone surrogate. So the table renderer
-// truncates cells itself, grapheme by grapheme, with this measure, which follows string-width 4's
-// rules (emoji sequences 2, East Asian wide 2, combining marks 0) so that both agree on a cell's width.
-// Zero-width characters count 0; in a table they never reach cli-table3 (whose measure counts them 1)
-// since the sanitizer shows them as visible escapes, the one way both measures agree.
+// The table (table.ts) pads and cuts its cells with this measure, grapheme by grapheme, so that an
+// emoji is never split into a lone surrogate. It follows string-width 4's rules (emoji sequences 2,
+// East Asian wide 2, combining marks 0), as terminals do. Zero-width characters count 0; in a table
+// the sanitizer shows them as visible escapes anyway.
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -22,6 +22,8 @@ export interface RenderOptions {
   width?: number;
   /** json on a terminal: indented for a person (colour as `color` says); piped json stays compact. */
   pretty?: boolean;
+  /** Written to a terminal: csv, json and ndjson escape control characters too (table and tsv always do). */
+  terminal?: boolean;
   /** csv, tsv: a UTF-8 byte-order mark before the header, for Excel (--bom). */
   bom?: boolean;
 }
@@ -29,9 +31,11 @@ export interface RenderOptions {
 export interface Renderer {
   /** Chunk to write first (json: "[", csv/tsv: the header line, others: ""). */
   start(): string;
-  /** Chunk for one item ("" for table, which must see every row before it can lay out columns). */
+  /** Chunk for one item ("" for a table's first rows, held back until its columns are laid out). */
   row(item: Record<string, unknown>): string;
-  /** Closing chunk (json: "]\n", table: the whole table, "" when it has no rows). */
+  /** The end of a batch of rows (a page): a table lays out its columns from them and writes them. */
+  flush?(): string;
+  /** Closing chunk (json: "]\n", table: rows still held back, "" when it has no rows). */
   finish(): string;
   /** After finish(): what a person should know about the output (table: columns hidden to fit). */
   notes?(): string[];

@@ -1,5 +1,5 @@
 // The output layer's face: pick a renderer for a format. Each format lives in its own module.
-// table.ts, and with it cli-table3 (~10-20 ms to load), is imported only when the format is table:
+// table.ts is imported only when the format is table:
 // json, csv and the others never pay for it, which matters most to a one-page `leadctl leads --json`.
 import { asSent } from '../api/exact-number.js';
 import { createCsvRenderer } from './csv.js';

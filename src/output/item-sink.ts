@@ -3,17 +3,19 @@
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
 import type { CommandContext } from '../commands/context.js';
-import { colorAllowed } from '../commands/context.js';
+import { colorAllowed, colorForced } from '../commands/context.js';
 import type { FormatName, OutputFlags } from '../commands/shared-options.js';
 import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
+import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append-check.js';
 import { checkFieldsFlag, resolveFields } from './field-choice.js';
 import { chooseOutputFormat } from './format-choice.js';
 import type { RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
+import { type Pager, pagerCommand, startPager } from './pager.js';
 import { notePartialFile } from './partial-note.js';
-import { openOutput } from './writer.js';
+import { type OutputTarget, openOutput } from './writer.js';
 
 type Item = Record<string, unknown>;
 
@@ -58,6 +60,7 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     stderr: io.stderr,
     quiet: Boolean(ctx.globals.quiet),
     color: colorAllowed(ctx),
+    forceColor: colorForced(ctx),
   });
   for (const warning of warnings) messages.warn(warning);
   for (const note of notes) messages.notice(note);
@@ -71,9 +74,11 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     tableFields: resource.tableFields,
     header: flags.header,
     sanitize: flags.sanitize,
-    color: colorAllowed(ctx) && toTerminal,
+    // FORCE_COLOR colours stdout piped (`| less -R`), never a file written with -o.
+    color: colorAllowed(ctx) && (toTerminal || (colorForced(ctx) && writesToStdout(flags))),
     ...(width ? { width } : {}),
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
+    ...(toTerminal ? { terminal: true } : {}),
     ...(flags.bom && bomApplies ? { bom: true } : {}),
   };
   return { format, options, messages };
@@ -97,11 +102,35 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   const { ctx, flags } = options;
   const { format, options: base, messages } = planOutput(options);
   if (options.append) assertAppendable(format);
-  const target = await openOutput({
-    ...(writesToStdout(flags) ? {} : { file: flags.output }),
-    stdout: ctx.io.stdout,
-    ...(options.append ? { append: true } : {}),
-  });
+  // On a terminal, the output goes through the user's pager, started with the first row (a run that
+  // fails before any data starts none).
+  const toTerminal = Boolean(ctx.io.stdout.isTTY) && writesToStdout(flags);
+  // A terminal that reports no height (a pty without a size) gets none: a pager could not tell a page.
+  const pages = toTerminal && (ctx.io.stdout.rows ?? 0) > 0;
+  const pagerToStart = pages ? pagerCommand(ctx.io.env, ctx.globals.pager) : undefined;
+  let pager: Pager | undefined;
+  const open = (stdout: NodeJS.WritableStream) =>
+    openOutput({
+      ...(writesToStdout(flags) ? {} : { file: flags.output }),
+      stdout,
+      ...(options.append ? { append: true } : {}),
+    });
+  let opened: OutputTarget | undefined = pagerToStart === undefined ? await open(ctx.io.stdout) : undefined;
+  const targetNow = async (): Promise<OutputTarget> => {
+    if (opened) return opened;
+    pager = await startPager(pagerToStart as string, ctx.io.env);
+    if (pager) setPaging(true);
+    else messages.warn(`pager not found: ${pagerToStart} (set PAGER or LEADCTL_PAGER, or use --no-pager)`);
+    opened = await open(pager?.input ?? ctx.io.stdout);
+    return opened;
+  };
+  const endPager = async () => {
+    if (!pager) return;
+    const started = pager;
+    pager = undefined;
+    await started.finish();
+    setPaging(false);
+  };
   // Made on the first page, which --fields is checked against (field-choice.ts); when appending to a
   // file, at once, since its header is checked against ours before any request.
   let renderer: Renderer | undefined;
@@ -112,15 +141,17 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     return renderer;
   };
   let closed = false;
+  /** The renderer whose notes are due once the output is closed. */
+  let renderedBy: Renderer | undefined;
   // The opening chunk ("[", a csv header) waits for the first row or for success, so that a run that
   // fails before any data arrives writes nothing at all rather than an empty set.
   let started = false;
-  if (target.appendingTo) {
+  if (opened?.appendingTo) {
     try {
       const opening = (await rendererFor([])).start();
-      started = headerAlreadyWritten(flags.output ?? '', target.appendingTo, opening);
+      started = headerAlreadyWritten(flags.output ?? '', opened.appendingTo, opening);
     } catch (error) {
-      await target.discard();
+      await opened.discard();
       throw error;
     }
   }
@@ -136,32 +167,48 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
       const rendering = await rendererFor(items);
       let chunk = start(rendering);
       for (const item of items) chunk += rendering.row(item);
-      await target.write(chunk);
+      // A table lays its columns out from the first page and shows it at once.
+      chunk += rendering.flush?.() ?? '';
+      await (await targetNow()).write(chunk);
     },
     close: async (ok) => {
       if (closed) return undefined;
       closed = true;
-      if (!ok && !started) {
-        await target.discard();
-        return undefined;
-      }
-      const rendering = await rendererFor([]);
+      let partial: string | undefined;
       try {
-        // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
-        // a table a person can read); the exit code and the partial file's name say the set is not.
-        await target.write(start(rendering) + rendering.finish());
-        if (ok) await target.commit();
-      } catch (error) {
-        await target.abandon();
-        if (target.partialPath !== undefined) notePartialFile(error, target.partialPath);
-        throw error;
+        partial = await closeTarget(ok);
+      } finally {
+        // The person reads the page to the end and quits the pager; leadctl goes on after that.
+        await endPager();
       }
-      tellNotes(rendering, messages);
-      if (ok) return undefined;
-      await target.abandon();
-      return target.partialPath;
+      // After the pager, so that they are not drawn over its page.
+      if (renderedBy) tellNotes(renderedBy, messages);
+      return partial;
     },
   };
+
+  async function closeTarget(ok: boolean): Promise<string | undefined> {
+    if (!ok && !started) {
+      await opened?.discard();
+      return undefined;
+    }
+    const target = await targetNow();
+    const rendering = await rendererFor([]);
+    try {
+      // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
+      // a table a person can read); the exit code and the partial file's name say the set is not.
+      await target.write(start(rendering) + rendering.finish());
+      if (ok) await target.commit();
+    } catch (error) {
+      await target.abandon();
+      if (target.partialPath !== undefined) notePartialFile(error, target.partialPath);
+      throw error;
+    }
+    renderedBy = rendering;
+    if (ok) return undefined;
+    await target.abandon();
+    return target.partialPath;
+  }
 }
 
 function tellNotes(renderer: Renderer, messages: Messages): void {
@@ -171,7 +218,7 @@ function tellNotes(renderer: Renderer, messages: Messages): void {
 /**
  * Runs `produce` with a sink, closing it whatever happens; the producer's error wins, carrying the
  * partial file's path when one was kept. Returns what `produce` returned, so that footers are
- * printed after the output (a table renders only at close).
+ * printed after the output (a table may hold rows back until close).
  */
 export async function withItemSink<T>(
   options: ItemSinkOptions,

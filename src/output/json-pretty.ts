@@ -1,8 +1,8 @@
 // json for a person at a terminal: indented, keys in the server's order, numbers with the digits it
 // sent (as json-text.ts), coloured as jq colours it (keys blue, strings green, null grey) when allowed.
-// Strings keep the escapes of piped json for characters that could drive the terminal.
+// Strings and keys escape, as \uXXXX, every character a table would escape: this json is for a terminal.
 import { ExactNumber } from '../api/exact-number.js';
-import { escapeRiskyInJson, keysInOrder } from './json-text.js';
+import { escapeForTerminalJson, keysInOrder } from './json-text.js';
 
 const KEY = '\u001b[1;34m';
 const STRING = '\u001b[32m';
@@ -15,7 +15,7 @@ export function prettyJson(value: unknown, color: boolean, indent = ''): string 
   const walk = (node: unknown, at: string): string | undefined => {
     if (node instanceof ExactNumber) return node.digits;
     if (node === null) return paint(NULL, 'null');
-    if (typeof node === 'string') return paint(STRING, escapeRiskyInJson(JSON.stringify(node)));
+    if (typeof node === 'string') return paint(STRING, escapeForTerminalJson(JSON.stringify(node)));
     if (typeof node !== 'object') return JSON.stringify(node);
     const inner = `${at}  `;
     if (Array.isArray(node)) {
@@ -29,7 +29,7 @@ export function prettyJson(value: unknown, color: boolean, indent = ''): string 
     for (const key of keysInOrder(record)) {
       const text = walk(record[key], inner);
       if (text !== undefined) {
-        members.push(`${inner}${paint(KEY, escapeRiskyInJson(JSON.stringify(key)))}: ${text}`);
+        members.push(`${inner}${paint(KEY, escapeForTerminalJson(JSON.stringify(key)))}: ${text}`);
       }
     }
     return members.length === 0 ? '{}' : `{\n${members.join(',\n')}\n${at}}`;

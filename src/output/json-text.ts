@@ -3,6 +3,7 @@
 // go straight to JSON.stringify; only items holding objects or arrays take the walk below.
 
 import { ExactNumber, KEY_ORDER } from '../api/exact-number.js';
+import { UNSAFE_FOR_TERMINAL } from './sanitize.js';
 
 export function jsonText(value: unknown): string {
   return holdsOnlyPlainValues(value) ? JSON.stringify(value) : (exactJson(value) ?? 'null');
@@ -55,4 +56,18 @@ const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e
 /** JSON text with the characters above written as \uXXXX escapes. */
 export function escapeRiskyInJson(text: string): string {
   return text.replace(RISKY_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * For json on a terminal: every character a table would escape (sanitize.ts), as JSON's \uXXXX (UTF-16
+ * units), so the parsed value is still identical. Raw tab, CR and LF can only be JSON's own whitespace.
+ */
+export function escapeForTerminalJson(text: string): string {
+  return text.replace(UNSAFE_FOR_TERMINAL, (char) => {
+    if (char === '\n' || char === '\r' || char === '\t') return char;
+    let escaped = '';
+    for (let unit = 0; unit < char.length; unit += 1)
+      escaped += `\\u${char.charCodeAt(unit).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
 }

@@ -5,7 +5,7 @@ import { KEY_ORDER } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { prettyJson } from './json-pretty.js';
-import { escapeRiskyInJson, jsonText } from './json-text.js';
+import { escapeForTerminalJson, escapeRiskyInJson, jsonText } from './json-text.js';
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
 export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
@@ -34,21 +34,28 @@ function pickFields(
 export function createJsonRenderer(options: RenderOptions): Renderer {
   if (options.pretty) return createPrettyJsonRenderer(options);
   let count = 0;
+  const safe = forTerminal(options);
   return {
     start: () => '[',
     row(item) {
       const separator = count === 0 ? '\n' : ',\n';
       count += 1;
-      return separator + itemJson(item, options.fields);
+      return separator + safe(itemJson(item, options.fields));
     },
     finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };
 }
 
+/** On a terminal, JSON text with every character that could drive it escaped; elsewhere as it is. */
+function forTerminal(options: RenderOptions): (json: string) => string {
+  return options.terminal ? escapeForTerminalJson : (json) => json;
+}
+
 export function createNdjsonRenderer(options: RenderOptions): Renderer {
+  const safe = forTerminal(options);
   return {
     start: () => '',
-    row: (item) => `${itemJson(item, options.fields)}\n`,
+    row: (item) => `${safe(itemJson(item, options.fields))}\n`,
     finish: () => '',
   };
 }

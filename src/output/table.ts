@@ -1,54 +1,84 @@
-// table: cli-table3 with plain styling (its default colours headers red even when piped), every cell
-// sanitized for the terminal, numbers right-aligned, and columns fitted to the terminal width.
-// The table must see every row before it can size columns, so rows are buffered until finish().
-import Table from 'cli-table3';
+// table: borderless aligned columns, as gh, kubectl and docker print them, so the terminal's width goes
+// to the data. The table streams: its columns are laid out from the first rows seen (the first page,
+// or SAMPLE_ROWS rows) and the terminal's width, and every later row is written at once; a later cell
+// wider than its column is cut with "…", never re-laid out. So the first rows show at once and memory
+// stays bounded whatever the number of rows. Every cell is sanitized for the terminal, numbers are
+// right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
 import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { displayWidth, truncateToWidth } from './display-width.js';
 import { cellText, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
-const PADDING = 2; // cli-table3's one space either side, counted inside colWidths
+/** Rows held back to lay out the columns when no page end (flush) comes first. */
+export const SAMPLE_ROWS = 100;
+/** Spaces between two columns. */
+const GAP = '  ';
 const BOLD_ON = '\x1b[1m';
 const BOLD_OFF = '\x1b[22m';
+/** Never left out to fit: a row without its name says nothing. */
+const KEPT_COLUMN = 'name';
 
 interface TableCell {
   text: string;
+  /** An ISO UTC time as "2026-11-22 05:59", when the value is one. */
+  time: string | undefined;
   alignRight: boolean;
+}
+
+interface Layout {
+  /** Indexes into the columns, in order. */
+  shown: number[];
+  /** Terminal columns of each shown column; the last may be Infinity (nothing to fit). */
+  widths: number[];
+  inUtc: Set<number>;
+  /** A shown column's heading is right-aligned over numbers. */
+  rightHeadings: Set<number>;
+  /** With a width to fit, a later wider cell is cut; without one it is written whole (nothing lost). */
+  cut: boolean;
 }
 
 export function createTableRenderer(options: RenderOptions): Renderer {
   const columns = columnsFor(options.fields, options.tableFields);
-  const rows: TableCell[][] = [];
-  // Columns that showed a UTC timestamp shortened: their heading says the zone.
-  const inUtc = new Set<number>();
+  let sample: TableCell[][] = [];
+  let layout: Layout | undefined;
   let hidden: string[] = [];
+
+  const cellsOf = (item: Record<string, unknown>): TableCell[] =>
+    columns.map((column) => {
+      const value = fieldValue(item, column);
+      const time = utcTime(value);
+      const text = column === 'website' ? shortWebsite(cellText(value)) : cellText(value);
+      return {
+        text: sanitizeForTerminal(text),
+        time,
+        alignRight: isNumberValue(value),
+      };
+    });
+
+  /** Lays the columns out from the sample, writes the header and the sample's rows. */
+  const layOut = (): string => {
+    const rows = sample;
+    sample = [];
+    if (rows.length === 0) return '';
+    layout = planLayout(columns, rows, options);
+    hidden = columns.filter((_, index) => !layout?.shown.includes(index));
+    let text = options.header ? headerLine(columns, layout, options.color) : '';
+    for (const row of rows) text += rowLine(row, layout);
+    return text;
+  };
 
   return {
     start: () => '',
     row(item) {
-      rows.push(
-        columns.map((column, index) => {
-          const value = fieldValue(item, column);
-          const time = utcTime(value);
-          if (time !== undefined) inUtc.add(index);
-          return {
-            text: sanitizeForTerminal(time ?? cellText(value)),
-            alignRight: isNumberValue(value),
-          };
-        }),
-      );
-      return '';
+      const cells = cellsOf(item);
+      if (layout) return rowLine(cells, layout);
+      sample.push(cells);
+      return sample.length >= SAMPLE_ROWS ? layOut() : '';
     },
-    finish: () => {
-      if (rows.length === 0) return '';
-      const headings = columns.map((column, index) =>
-        sanitizeForTerminal(inUtc.has(index) ? `${column} (UTC)` : column),
-      );
-      const { text, shown } = renderTable(headings, rows, options);
-      hidden = columns.slice(shown);
-      return text;
-    },
+    // The end of a page: the columns are laid out from it, and its rows shown at once.
+    flush: () => (layout ? '' : layOut()),
+    finish: () => (layout ? '' : layOut()),
     notes: () =>
       hidden.length === 0
         ? []
@@ -66,62 +96,166 @@ function utcTime(value: unknown): string | undefined {
   return iso ? `${iso[1]} ${iso[2]}` : undefined;
 }
 
-// Border characters: one left of each column plus the closing one on the right.
-const widthForCells = (terminalWidth: number | undefined, columns: number) =>
-  terminalWidth === undefined ? Number.POSITIVE_INFINITY : terminalWidth - (columns + 1);
+/** "https://www.example.com/" -> "example.com": the part a person reads, in a column that can be narrow. */
+export function shortWebsite(url: string): string {
+  const short = url.replace(/^https?:\/\//i, '').replace(/^www\./i, '');
+  return /^[^/]+\/$/.test(short) ? short.slice(0, -1) : short;
+}
+
+function headingOf(columns: readonly string[], index: number, inUtc: Set<number>): string {
+  const column = columns[index] ?? '';
+  return sanitizeForTerminal(inUtc.has(index) ? `${column} (UTC)` : column);
+}
+
+function cellTextIn(cell: TableCell | undefined, index: number, inUtc: Set<number>): string {
+  if (!cell) return '';
+  return inUtc.has(index) && cell.time !== undefined ? cell.time : cell.text;
+}
+
+function planLayout(columns: readonly string[], rows: TableCell[][], options: RenderOptions): Layout {
+  const inUtc = new Set<number>();
+  const rightHeadings = new Set<number>();
+  columns.forEach((_, index) => {
+    if (rows.some((row) => row[index]?.time !== undefined)) inUtc.add(index);
+    const filled = rows.filter((row) => row[index]?.text);
+    if (filled.length > 0 && filled.every((row) => row[index]?.alignRight)) rightHeadings.add(index);
+  });
+  const natural = columns.map((_, index) => {
+    let widest = options.header ? displayWidth(headingOf(columns, index, inUtc)) : 0;
+    for (const row of rows) widest = Math.max(widest, displayWidth(cellTextIn(row[index], index, inUtc)));
+    return widest;
+  });
+  const shown = columnsThatFit(columns, natural, options);
+  const nameAt = shown.findIndex((index) => columns[index] === KEPT_COLUMN);
+  const shownNatural = shown.map((index) => natural[index] ?? 0);
+  const widths =
+    options.width === undefined
+      ? shownNatural
+      : (fitAroundName(shownNatural, nameAt, options.width) ?? fitToWidth(shownNatural, options.width));
+  // The last column has no neighbour to keep aligned: a left-aligned one may run to the terminal's edge.
+  const lastIndex = shown[shown.length - 1];
+  if (widths.length > 0 && lastIndex !== undefined && !rightHeadings.has(lastIndex)) {
+    const others = widths.slice(0, -1).reduce((sum, width) => sum + width + GAP.length, 0);
+    widths[widths.length - 1] =
+      options.width === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(widths[widths.length - 1] ?? 0, options.width - others);
+  }
+  return { shown, widths, inUtc, rightHeadings, cut: options.width !== undefined };
+}
+
+/**
+ * column-widths.ts counts a column with its padding: here the gap after each column is that padding,
+ * and the last column's gap lies beyond the edge, so it gets the gap's width for free.
+ */
+function fitToWidth(natural: number[], width: number): number[] {
+  const padded = natural.map((cells) => cells + GAP.length);
+  return fitColumnWidths(padded, width + GAP.length).map((cells) => Math.max(1, cells - GAP.length));
+}
+
+/**
+ * The name kept whole (it is what a row is about) and the other columns fitted beside it, short ones
+ * whole and wide ones still useful; undefined when that cannot be done at this width.
+ */
+function fitAroundName(natural: number[], nameAt: number, width: number): number[] | undefined {
+  if (nameAt === -1) return usefulFit(natural, width);
+  const name = natural[nameAt] ?? 0;
+  const others = natural.filter((_, at) => at !== nameAt);
+  if (others.length === 0) return name <= width ? [name] : undefined;
+  // The name's gap is counted here; the last column's lies beyond the edge (see fitToWidth).
+  const room = width - name - GAP.length;
+  const fitted = usefulFit(others, room);
+  fitted?.splice(nameAt, 0, name);
+  return fitted;
+}
+
+/** A cut column (but the last) keeps this share of its width at least: one cut more is better left out. */
+const KEPT_SHARE = 0.85;
+
+function usefulFit(natural: number[], width: number): number[] | undefined {
+  if (!fitsIn(natural, width)) return undefined;
+  const fitted = fitToWidth(natural, width);
+  // The last column may be cut further: it costs no other column its alignment, and gets what is left.
+  const useful = fitted.every(
+    (cells, at) => at === fitted.length - 1 || cells >= Math.ceil((natural[at] ?? 0) * KEPT_SHARE),
+  );
+  return useful ? fitted : undefined;
+}
+
+function fitsIn(natural: number[], width: number): boolean {
+  return (
+    width > 0 &&
+    fitsComfortably(
+      natural.map((cells) => cells + GAP.length),
+      width + GAP.length,
+    )
+  );
+}
 
 /**
  * The default columns come most useful first: on a narrow terminal the last ones are left out (never
- * fewer than two) rather than cutting every column to a few characters, as gh does. Columns the user
- * named with --fields are all kept.
+ * the name, never fewer than two) until the name fits whole and the rest usefully, rather than cutting
+ * every column to a few characters, as gh does. Columns the user named with --fields are all kept.
  */
-function columnsThatFit(natural: number[], options: RenderOptions): number {
-  if (options.fields && options.fields.length > 0) return natural.length;
-  let count = natural.length;
-  while (count > 2 && !fitsComfortably(natural.slice(0, count), widthForCells(options.width, count)))
-    count -= 1;
-  return count;
+function columnsThatFit(columns: readonly string[], natural: number[], options: RenderOptions): number[] {
+  const shown = columns.map((_, index) => index);
+  const width = options.width;
+  if ((options.fields && options.fields.length > 0) || width === undefined) return shown;
+  const fits = () =>
+    fitAroundName(
+      shown.map((index) => natural[index] ?? 0),
+      shown.findIndex((index) => columns[index] === KEPT_COLUMN),
+      width,
+    ) !== undefined;
+  for (let candidate = columns.length - 1; candidate >= 0; candidate -= 1) {
+    if (shown.length <= 2 || fits()) break;
+    if (columns[candidate] === KEPT_COLUMN) continue;
+    shown.splice(shown.indexOf(candidate), 1);
+  }
+  return shown;
 }
 
-/** The table's text, and how many of the columns it shows (the rest were left out to fit). */
-function renderTable(
-  allHeadings: string[],
-  allRows: TableCell[][],
-  options: RenderOptions,
-): { text: string; shown: number } {
-  const allNatural = allHeadings.map((heading, index) => {
-    let widest = options.header ? displayWidth(heading) : 0;
-    for (const row of allRows) widest = Math.max(widest, displayWidth(row[index]?.text ?? ''));
-    return widest + PADDING;
-  });
-  const count = columnsThatFit(allNatural, options);
-  const headings = allHeadings.slice(0, count);
-  const rows = count === allHeadings.length ? allRows : allRows.map((row) => row.slice(0, count));
-  const natural = allNatural.slice(0, count);
-  const widths = fitColumnWidths(natural, widthForCells(options.width, count));
-  const cutToColumn = (text: string, index: number) =>
-    truncateToWidth(text, (widths[index] ?? PADDING) - PADDING);
+/** A cell's text cut to its column and the spaces that align it: [before, text, after]. */
+function alignCell(
+  text: string,
+  width: number,
+  cut: boolean,
+  right: boolean,
+  last: boolean,
+): [string, string, string] {
+  const shown = cut && Number.isFinite(width) ? truncateToWidth(text, width) : text;
+  const room = Number.isFinite(width) ? Math.max(0, width - displayWidth(shown)) : 0;
+  if (right) return [' '.repeat(room), shown, ''];
+  return ['', shown, last ? '' : ' '.repeat(room)];
+}
 
-  const table = new Table({
-    ...(options.header
-      ? {
-          head: headings.map((heading, index) =>
-            options.color ? BOLD_ON + cutToColumn(heading, index) + BOLD_OFF : cutToColumn(heading, index),
-          ),
-        }
-      : {}),
-    colWidths: widths,
-    // Cells are already cut to size by cutToColumn(); cli-table3's own truncation could split an emoji.
-    wordWrap: false,
-    style: { head: [], border: [], compact: true },
-  });
-  for (const row of rows) {
-    table.push(
-      row.map((cell, index) => ({
-        content: cutToColumn(cell.text, index),
-        ...(cell.alignRight ? { hAlign: 'right' as const } : {}),
-      })),
+function headerLine(columns: readonly string[], layout: Layout, color: boolean): string {
+  const cells = layout.shown.map((index, at) => {
+    const last = at === layout.shown.length - 1;
+    const [before, text, after] = alignCell(
+      headingOf(columns, index, layout.inUtc),
+      layout.widths[at] ?? 0,
+      true,
+      layout.rightHeadings.has(index),
+      last,
     );
-  }
-  return { text: `${table.toString()}\n`, shown: count };
+    return before + (color ? BOLD_ON + text + BOLD_OFF : text) + after;
+  });
+  return `${cells.join(GAP).trimEnd()}\n`;
+}
+
+function rowLine(cells: TableCell[], layout: Layout): string {
+  const line = layout.shown
+    .map((index, at) => {
+      const cell = cells[index];
+      return alignCell(
+        cellTextIn(cell, index, layout.inUtc),
+        layout.widths[at] ?? 0,
+        layout.cut,
+        Boolean(cell?.alignRight),
+        at === layout.shown.length - 1,
+      ).join('');
+    })
+    .join(GAP);
+  return `${line.trimEnd()}\n`;
 }

@@ -11,13 +11,15 @@ export interface MessagesOptions {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   quiet: boolean;
   color: boolean;
+  /** FORCE_COLOR / CLICOLOR_FORCE: colour even when stderr is not a terminal. */
+  forceColor?: boolean;
 }
 
 export const dimStyle = (on: boolean) => (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text);
 export const yellowStyle = (on: boolean) => (text: string) => (on ? `\u001b[33m${text}\u001b[39m` : text);
 
-export function createMessages({ stderr, quiet, color }: MessagesOptions): Messages {
-  const colored = color && Boolean(stderr.isTTY);
+export function createMessages({ stderr, quiet, color, forceColor }: MessagesOptions): Messages {
+  const colored = color && (Boolean(stderr.isTTY) || Boolean(forceColor));
   const write = (line: string, style: (text: string) => string) => {
     if (!quiet) stderr.write(`${style(safeForStderr(line))}\n`);
   };

@@ -3,6 +3,7 @@
 // sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
 import { dimStyle, yellowStyle } from './messages.js';
+import { isPaging } from './paging.js';
 import { safeForStderr } from './safe-text.js';
 
 export interface UiOptions {
@@ -10,6 +11,8 @@ export interface UiOptions {
   quiet: boolean;
   verbose: boolean;
   color: boolean;
+  /** FORCE_COLOR / CLICOLOR_FORCE: colour stderr's lines even when it is not a terminal. */
+  forceColor?: boolean;
 }
 
 export interface Ui {
@@ -60,14 +63,25 @@ export async function createUi(options: UiOptions): Promise<Ui> {
         text = progressText;
       }
     }
+    // A pager has the screen: no progress line over its page.
+    if (isPaging()) text = undefined;
     if (text === undefined) {
       spinner?.stop();
       spinner = undefined;
       return;
     }
     const shown = safeForStderr(text);
-    if (!spinner) spinner = ora({ text: shown, stream: stderr, color: 'cyan', isEnabled: true }).start();
-    else spinner.text = shown;
+    // discardStdin: false, or ora puts the terminal in raw mode to swallow keys, and Ctrl-C typed
+    // there no longer becomes SIGINT (the run went on to the end). Typed keys echo instead: harmless.
+    if (!spinner) {
+      spinner = ora({
+        text: shown,
+        stream: stderr,
+        color: 'cyan',
+        isEnabled: true,
+        discardStdin: false,
+      }).start();
+    } else spinner.text = shown;
   };
 
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.
@@ -82,8 +96,9 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       stderr.write(`${line}\n`);
     }
   };
-  const dim = dimStyle(color && Boolean(stderr.isTTY));
-  const yellow = yellowStyle(color && Boolean(stderr.isTTY));
+  const coloured = color && (Boolean(stderr.isTTY) || Boolean(options.forceColor));
+  const dim = dimStyle(coloured);
+  const yellow = yellowStyle(coloured);
 
   return {
     quiet,

@@ -85,9 +85,7 @@ describe('lossless values', () => {
     ]);
     expect(exitCode).toBe(0);
     const firstRow = stdout.split('\n').find((line) => line.includes('Big') || line.includes('179'));
-    expect(firstRow).toMatch(
-      /│ 1790000000000000007 │\s+4\.50 │\s+1e3 │ \{"n":12345678901234567890,"0":1,"b":2\} │/,
-    );
+    expect(firstRow).toMatch(/^1790000000000000007 +4\.50 +1e3 +\{"n":12345678901234567890,"0":1,"b":2\}$/);
     expect(stdout).not.toContain('1790000000000000000');
   });
 

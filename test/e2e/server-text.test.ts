@@ -85,10 +85,11 @@ describe('tables and TSV', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Ac\\u200bme Plumbing');
     expect(result.stdout).not.toMatch(RAW_UNSAFE);
-    // Columns a terminal shows: zero-width characters take none.
-    const columns = (line: string) => Array.from(line.replace(/[\u200b\ufeff]/g, '')).length;
+    // Columns a terminal shows: zero-width characters take none; the phone column starts at the same one on every line.
+    const phoneAt = (line: string) =>
+      Array.from(line.replace(/[\u200b\ufeff]/g, '').replace(/phone|\+1.*/, '')).length;
     const lines = result.stdout.trimEnd().split('\n');
-    expect(new Set(lines.map(columns)).size).toBe(1);
+    expect(new Set(lines.map(phoneAt)).size).toBe(1);
   });
 
   it('TSV guards cells a spreadsheet would run as formulas, unless --no-sanitize', async () => {

@@ -2,6 +2,9 @@
 // and stderr are the same tty of a given size, keys can be typed (Ctrl-C = "\x03", which the tty's
 // line discipline turns into SIGINT unless leadctl switched that off) and the screen read back.
 // After leadctl exits, `stty -a` runs on the SAME tty, so a test can assert the modes were restored.
+
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { onTestFinished } from 'vitest';
 import { BIN, cleanEnv } from './cli.js';
@@ -10,7 +13,7 @@ export interface PtyOptions {
   /** Terminal size; 80x24 unless told. */
   cols?: number;
   rows?: number;
-  /** Added to the clean environment of cli.ts (TERM=xterm-256color unless given). */
+  /** Added to the clean environment of cli.ts (TERM=xterm-256color, LEADCTL_PAGER=cat unless given). */
   env?: Record<string, string | undefined>;
   cwd?: string;
 }
@@ -40,13 +43,22 @@ export interface PtyRun {
   type(keys: string): void;
   /** The output so far; ANSI escapes removed unless `{ ansi: true }`. */
   screen(options?: { ansi?: boolean }): string;
-  /** Resolves once the output (ANSI removed, unless a RegExp on raw text is wanted) contains `text`. */
+  /** Resolves once the output (ANSI escapes removed unless `{ ansi: true }`) contains or matches `text`. */
   waitFor(text: string | RegExp, options?: { timeoutMs?: number; ansi?: boolean }): Promise<string>;
+  /** The terminal's modes right now (`stty -a` on the pty's device), while leadctl runs. */
+  modesNow(): Promise<TerminalModes>;
+  /** Resolves once the terminal's modes satisfy `test` (polled): e.g. a prompt switched echo off. */
+  waitForModes(
+    test: (modes: TerminalModes) => boolean,
+    options?: { timeoutMs?: number },
+  ): Promise<TerminalModes>;
   /** Resolves when leadctl has exited and the terminal modes have been read. */
   exited: Promise<PtyExit>;
   /** Ends the run (SIGKILL to the process group's leader) if it is still going. */
   kill(): void;
 }
+
+const run = promisify(execFile);
 
 const MARK = '__leadctl_pty_done__';
 
@@ -84,7 +96,8 @@ child.on('exit', (code, signal) => {
 export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
   const cols = options.cols ?? 80;
   const rows = options.rows ?? 24;
-  const env = cleanEnv({ TERM: 'xterm-256color', ...options.env });
+  // No pager unless a test asks for one (LEADCTL_PAGER: undefined and PAGER): `less` would wait for keys.
+  const env = cleanEnv({ TERM: 'xterm-256color', LEADCTL_PAGER: 'cat', ...options.env });
   const definedEnv = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
@@ -151,6 +164,14 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     });
   });
 
+  // The slave side of the pty (/dev/pts/N): stty reads its modes from outside.
+  const device = (pty as IPty & { ptsName?: string }).ptsName;
+  const modesNow = async () => {
+    if (!device) throw new Error('pty: no device name to read the modes from');
+    const { stdout } = await run('stty', ['-a', '-F', device]);
+    return parseModes(stdout);
+  };
+
   return {
     pid: pty.pid,
     type: (keys) => pty.write(keys),
@@ -159,7 +180,7 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
       new Promise<string>((resolve, reject) => {
         const timeoutMs = opts?.timeoutMs ?? 20_000;
         const check = () => {
-          const shown = opts?.ansi || text instanceof RegExp ? visible() : stripAnsi(visible());
+          const shown = opts?.ansi ? visible() : stripAnsi(visible());
           const hit = typeof text === 'string' ? shown.includes(text) : text.test(shown);
           if (hit) {
             listeners.delete(check);
@@ -178,6 +199,16 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
         check();
       }),
     exited,
+    modesNow,
+    waitForModes: async (test, opts) => {
+      const deadline = Date.now() + (opts?.timeoutMs ?? 20_000);
+      for (;;) {
+        const modes = await modesNow();
+        if (test(modes)) return modes;
+        if (Date.now() > deadline) throw new Error(`pty: terminal modes never matched; last:\n${modes.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     kill: () => killPty(pty),
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExactNumber, KEY_ORDER } from '../../src/api/exact-number.js';
 import { parseJsonLossless } from '../../src/api/lossless-json.js';
 import { itemJson } from '../../src/output/json.js';
-import { jsonText } from '../../src/output/json-text.js';
+import { escapeForTerminalJson, jsonText } from '../../src/output/json-text.js';
 
 describe('jsonText', () => {
   it('writes exact numbers raw, at any depth', () => {
@@ -38,5 +38,18 @@ describe('itemJson', () => {
     expect(itemJson(item, ['__proto__', 'id', 'missing'])).toBe(
       '{"__proto__":1,"id":1790000000000000007,"missing":null}',
     );
+  });
+});
+
+describe('escapeForTerminalJson', () => {
+  it('escapes what a table would, as JSON escapes, and the value parses back the same', () => {
+    const value = { name: 'a\u200bb\u202ec\u009bd\u{e0041}e', note: 'x' };
+    const text = escapeForTerminalJson(JSON.stringify(value));
+    expect(text).toBe('{"name":"a\\u200bb\\u202ec\\u009bd\\udb40\\udc41e","note":"x"}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('leaves JSON whitespace between values alone', () => {
+    expect(escapeForTerminalJson('[\n\t{"a": 1}\r\n]')).toBe('[\n\t{"a": 1}\r\n]');
   });
 });
