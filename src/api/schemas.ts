@@ -129,8 +129,8 @@ export function fieldKinds(resource: z.ZodMiniObject): ReadonlyMap<string, Field
 
 /** A saved lead (element of `leads`). Fields the spec does not name are kept as sent (JsonValue). */
 export interface Lead {
-  /** The lead's identity: a UUID string in the spec. */
-  id: Id;
+  /** The lead's identity: a UUID string in the spec; null when the server sent none. */
+  id: Id | null;
   /** Business name. */
   name: string | null;
   /** Single-line address. */
@@ -153,8 +153,8 @@ export interface Lead {
 
 /** A past search (element of `history`). Fields the spec does not name are kept as sent. */
 export interface HistoryEntry {
-  /** The entry's identity: a UUID string in the spec. */
-  id: Id;
+  /** The entry's identity: a UUID string in the spec; null when the server sent none. */
+  id: Id | null;
   /** The query text that was searched. */
   query: string | null;
   /** The location that was searched. */
@@ -169,8 +169,8 @@ export interface HistoryEntry {
 
 /** A place found by a search (element of `results`). Fields the spec does not name are kept as sent. */
 export interface SearchResult {
-  /** Opaque identifier of the place. */
-  place_id: Id;
+  /** Opaque identifier of the place; null when the server sent none. */
+  place_id: Id | null;
   name: string | null;
   address: string | null;
   phone: string | null;

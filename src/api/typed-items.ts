@@ -53,7 +53,8 @@ export function typedItem(sent: Record<string, unknown>, fields: TypedFields): R
 function readField(kind: FieldKind, value: unknown): unknown {
   switch (kind) {
     case 'id':
-      return plainValue(value);
+      // Missing reads as null, as every known field does (only paging refuses an item without one).
+      return value === undefined ? null : plainValue(value);
     case 'number': {
       // Already read by the schema: a JS number, an ExactNumber or null.
       const number = value instanceof ExactNumber ? value.toNumber() : value;

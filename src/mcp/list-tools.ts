@@ -1,7 +1,6 @@
 // list_leads and list_search_history: one page and where the next one is, or (with max_items or
 // since) up to max_items items through the same pager as `leadctl leads --all`, with progress
 // notifications per page. Either is cut to the result size cap, the rest held for next_page.
-import { UsageError } from '../api/errors.js';
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
@@ -31,7 +30,7 @@ export async function runListTool(
     return answer(resource, deps, part, held.extra);
   }
   // A bad `since` is refused before any request.
-  const since = input.since === undefined ? undefined : sinceArgument(input.since);
+  const since = input.since === undefined ? undefined : parseSince(input.since, Date.now());
   const { items, extra } =
     input.max_items === undefined && since === undefined
       ? await onePage(resource, input, deps, call)
@@ -176,16 +175,6 @@ function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<st
     },
     deps.mask,
   );
-}
-
-/** parseSince in the words of the tool's argument, not the CLI's flag. */
-function sinceArgument(text: string): Date {
-  try {
-    return parseSince(text, Date.now());
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message.replace('--since', 'since'), error.hint);
-  }
 }
 
 const count = formatCount;

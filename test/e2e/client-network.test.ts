@@ -208,7 +208,7 @@ describe('errors and options a host can rely on', () => {
     const since = lead.paginate('leads', { since: 'yesterday' })[Symbol.asyncIterator]().next();
     await expect(since).rejects.toMatchObject({
       name: 'UsageError',
-      message: 'invalid since value "yesterday"',
+      message: 'invalid `since` value "yesterday"',
     });
     await expect(lead.listLeads({}, { retries: -1 })).rejects.toThrow('call option retries must be');
     expect(server.requests).toHaveLength(0);

@@ -94,7 +94,7 @@ describe('leadctl mcp on stdio', () => {
     for (const id of [2, 3]) {
       expect(answers.get(id)?.result?.isError).toBe(true);
       expect(answers.get(id)?.result?.content[0]?.text).toMatch(
-        /^leadctl: no API base URL and no API key are configured, so no tool can reach the API\.\nThe user has to set this up and restart the MCP server: run: leadctl config set base-url/,
+        /^leadctl: no API base URL and no API key are configured, so no tool can reach the API\.\nThe user has to set this up and restart the MCP server: run: leadctl auth login/,
       );
     }
     expect(stderr).toMatch(

@@ -194,7 +194,7 @@ describe('leadctl mcp against the sandbox', () => {
       [
         'list_search_history',
         { since: 'last tuesday' },
-        /^leadctl: invalid since value "last tuesday"\nuse an ISO date/,
+        /^leadctl: invalid `since` value "last tuesday"\nuse an ISO date/,
       ],
     ];
     for (const [tool, args, expected] of cases) {

@@ -123,7 +123,9 @@ describe('lead items', () => {
     expect(big.leads[0]?.id).toEqual(new ExactNumber('1790000000000000007'));
     // Only paging needs ids (it refuses an item without one, walk.ts): a single page keeps it as sent.
     const leads = [{ id: 'a' }, { name: 'x' }, { id: null, name: 'y' }];
-    expect(parseLeadsPage(ok({ leads, meta }), {}).leads).toEqual(leads);
+    const read = parseLeadsPage(ok({ leads, meta }), {}).leads;
+    expect(read.map((lead) => asSent(lead))).toEqual(leads);
+    expect(read.map((lead) => lead.id)).toEqual(['a', null, null]);
     const empty = protocolError(() => parseLeadsPage(ok({ leads: [{ id: '' }], meta }), {}));
     expect(empty.message).toBe('server answered 200 with a malformed item: leads[0].id is empty');
     const odd = protocolError(() => parseLeadsPage(ok({ leads: [{ id: true }], meta }), {}));
@@ -194,7 +196,8 @@ describe('envelopes', () => {
       query: 'q',
       location: 'l',
     });
-    expect(unplaced.results).toEqual([{ name: 'x' }, { place_id: null }]);
+    expect(unplaced.results.map((result) => asSent(result))).toEqual([{ name: 'x' }, { place_id: null }]);
+    expect(unplaced.results.map((result) => result.place_id)).toEqual([null, null]);
   });
 });
 
