@@ -157,10 +157,12 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     let ended = false;
     listeners.add(finish);
     pty.onExit(() => {
+      // The report line normally ends the wait at once; this is only the fallback when it never comes,
+      // long enough that a loaded machine still delivers the last output first.
       setTimeout(() => {
         ended = true;
         finish();
-      }, 200);
+      }, 5000);
     });
   });
 
