@@ -10,7 +10,7 @@ import { deprecationWarning } from '../ui/deprecation-warning.js';
 import { explainRejectedKey, explainRun } from '../ui/error-lines.js';
 import { createUi, type Ui } from '../ui/ui.js';
 import { formatWait } from '../ui/wait-time.js';
-import { ledgerKey } from '../usage/ledger-key.js';
+import { ledgerKey } from '../usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
 import { VERSION } from '../version.js';
 import { type CommandContext, colorAllowed } from './context.js';
