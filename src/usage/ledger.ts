@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import { resolveApiRoot } from '../api/url.js';
 import { withFileLock } from '../config/file-lock.js';
-import type { FolderRole } from '../config/private-dir.js';
+import type { FolderRole } from '../config/paths.js';
 import { describeFsError, errorCode } from '../config/store.js';
 
 // The ledger file's shape, checked on every read: anything else (a hand edit, a crash of another

@@ -4,7 +4,7 @@
 import type { AttemptEvent, ClientHooks } from '../api/client.js';
 import { FileLockedError } from '../config/file-lock.js';
 import type { PlanName } from '../config/keys.js';
-import { makePrivateDir } from '../config/private-dir.js';
+import { makePrivateDir } from '../config/paths.js';
 import { describeFsError } from '../config/store.js';
 import {
   addCounts,
