@@ -1,5 +1,10 @@
-// RFC 4180 records with the line each one starts on, so that validation can point at "line 7".
-// Liberal in what it reads: CRLF or LF, a leading byte-order mark, quoted fields spanning lines.
+// RFC 4180 records with the line each one starts on, so that validation can point at "line 7". The
+// parsing is csv-parse's (sync API); liberal in what it reads: CRLF, LF or CR (mixed too), a leading
+// byte-order mark, quoted fields spanning lines, a stray quote inside an unquoted field kept as text.
+// csv-parse's own line count adds a quoted CRLF up as two lines, so the start lines are counted here
+// from the bytes it consumed: a CRLF, LF or lone CR is one line break.
+import { CsvError } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 
 export interface CsvRecord {
   /** 1-based line where the record starts. */
@@ -9,62 +14,44 @@ export interface CsvRecord {
 
 export interface CsvParse {
   records: CsvRecord[];
-  /** A quote that never closes swallows the rest of the file: reported, not guessed around. */
+  /** A quote that never closes swallows the rest of the file: reported (the line its record starts on), not guessed around. */
   unterminatedQuoteLine?: number;
 }
 
 export function parseCsvRecords(text: string): CsvParse {
+  const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
   let line = 1;
-  let recordLine = 1;
-  let inQuotes = false;
-  let quoteLine = 0;
-  let index = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-
-  const endRecord = () => {
-    fields.push(field);
-    records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-  };
-
-  for (; index < text.length; index += 1) {
-    const char = text[index];
-    if (inQuotes) {
-      if (char === '"') {
-        if (text[index + 1] === '"') {
-          field += '"';
-          index += 1;
-        } else {
-          inQuotes = false;
-        }
-      } else {
-        if (char === '\n') line += 1;
-        field += char;
-      }
-      continue;
-    }
-    if (char === '"' && field.length === 0) {
-      inQuotes = true;
-      quoteLine = line;
-    } else if (char === ',') {
-      fields.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index += 1;
-      endRecord();
-      line += 1;
-      recordLine = line;
-    } else {
-      field += char;
-    }
+  let offset = 0;
+  try {
+    parse(bytes, {
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      // Records are collected as they come, so those before an unclosed quote are kept.
+      on_record: (fields: string[], context) => {
+        records.push({ line, fields });
+        line += lineBreaks(bytes, offset, context.bytes);
+        offset = context.bytes;
+        return null;
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError) || error.code !== 'CSV_QUOTE_NOT_CLOSED') throw error;
+    return { records, unterminatedQuoteLine: line };
   }
-  if (inQuotes) return { records, unterminatedQuoteLine: quoteLine };
-  // The last record needs no line break after it.
-  if (field.length > 0 || fields.length > 0) endRecord();
   return { records };
+}
+
+function lineBreaks(bytes: Buffer, from: number, to: number): number {
+  let count = 0;
+  for (let index = from; index < to; index += 1) {
+    const byte = bytes[index];
+    if (byte === 0x0a) count += 1;
+    else if (byte === 0x0d && bytes[index + 1] !== 0x0a) count += 1;
+  }
+  return count;
 }
 
 /** A record that is nothing but an empty line: skipped, like a blank line in JSON lines. */

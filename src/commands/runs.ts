@@ -8,7 +8,6 @@ export { runAuthLogin, runAuthLogout } from './auth-login-run.js';
 export { runAuthStatus } from './auth-run.js';
 export { runConfigProfiles, runConfigRemoveProfile } from './config-profiles-run.js';
 export { runConfigGet, runConfigList, runConfigPath, runConfigSet, runConfigUnset } from './config-run.js';
-export { environmentTopic, exitCodesTopic, showCommandHelp } from './help-topics-run.js';
 export { runList } from './list-run.js';
 export { runSearch } from './search-run.js';
 export { runUsage } from './usage-run.js';

@@ -3,14 +3,24 @@
 // spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../config/settings.js';
 import { formatCount } from '../ui/count.js';
-import { readLedger } from '../usage/ledger-file.js';
-import { ledgerKey, SANDBOX_KEY } from '../usage/ledger-key.js';
-import { addCounts, type LedgerKey } from '../usage/ledger-math.js';
-import { type Counts, zeroCounts } from '../usage/ledger-schema.js';
-import { ledgerFile } from '../usage/paths.js';
-import { PLAN_LIMITS, planLabel, type VariantLimits } from '../usage/plans.js';
-import { type UsageReport, usageReport } from '../usage/report.js';
-import type { UsageTotals } from '../usage/totals.js';
+import {
+  addCounts,
+  type Counts,
+  type LedgerKey,
+  ledgerFile,
+  ledgerKey,
+  readLedger,
+  SANDBOX_KEY,
+  zeroCounts,
+} from '../usage/ledger.js';
+import {
+  PLAN_LIMITS,
+  planLabel,
+  type UsageReport,
+  type UsageTotals,
+  usageReport,
+  type VariantLimits,
+} from '../usage/report.js';
 import type { CommandContext } from './context.js';
 import { openUi } from './session.js';
 

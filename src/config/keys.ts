@@ -18,7 +18,7 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The account's plan, for `leadctl usage` and the warnings before spending (src/usage/plans.ts). */
+/** The account's plan, for `leadctl usage` and the warnings before spending (src/usage/report.ts). */
 export const PLAN_NAMES = ['free', 'pro', 'agency'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 

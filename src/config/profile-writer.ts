@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { FileLockedError, withFileLock } from './file-lock.js';
-import { configFile } from './paths.js';
-import { makePrivateDir } from './private-dir.js';
+import { configFile, makePrivateDir } from './paths.js';
 import { type ConfigFileContents, describeFsError, type RawProfile, readConfigFile } from './store.js';
 
 /**
@@ -83,4 +82,22 @@ function lockError(file: string, error: unknown): LeadError {
   return new LeadError(`cannot write config file ${file}: ${describeFsError(error)}`, {
     exitCode: ExitCode.internal,
   });
+}
+
+// Removing one stored profile: a change of the profiles, written as every change is.
+/** Removes `profile` from the config file and returns the file's path; a profile that isn't there is an error. */
+export function removeProfile(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
+  return updateProfiles(env, (file) => {
+    // Checked inside the lock: another run may have removed it while the user was asked.
+    if (!Object.hasOwn(file.profiles, profile)) throw noSuchProfile(file, profile);
+    return Object.fromEntries(Object.entries(file.profiles).filter(([name]) => name !== profile));
+  });
+}
+
+export function noSuchProfile(file: ConfigFileContents, profile: string): UsageError {
+  const names = Object.keys(file.profiles);
+  return new UsageError(
+    `profile ${JSON.stringify(profile)} does not exist in ${file.path}`,
+    names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles are stored yet',
+  );
 }

@@ -3,6 +3,8 @@
 // every bound is checked before any request. Outputs describe the fields without fixing their types:
 // the spec leaves types and nullability open and the client keeps whatever a server sends.
 import { z } from 'zod';
+import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from '../api/schemas.js';
+import { PLAN_NAMES } from '../config/keys.js';
 import { RESOURCES } from '../resources.js';
 
 /** The most items one list call returns: enough to work with, small enough for a model's context. */
@@ -115,21 +117,28 @@ export type SearchInput = z.infer<typeof searchInput>;
 export type ListInput = z.infer<typeof listInput> & { fields?: string[] | undefined };
 export type FindSavedInput = z.infer<typeof findSavedInput>;
 
-/** An item: the known fields described, any type accepted, unknown fields kept. */
-function itemSchema(fields: readonly string[], notes: Record<string, string>) {
+/**
+ * An item: the known fields of the resource's schema (api/schemas.ts) described, any type accepted,
+ * unknown fields kept. Every field needs its note: a field added to the schema is a compile error here.
+ */
+function itemSchema<Schema extends { shape: object }>(
+  resource: Schema,
+  notes: Record<keyof Schema['shape'] & string, string>,
+) {
+  const described: Record<string, string> = notes;
   const shape = Object.fromEntries(
-    fields.map((name) => [
+    Object.keys(resource.shape).map((name) => [
       name,
       z
         .unknown()
         .optional()
-        .describe(notes[name] ?? name),
+        .describe(described[name] ?? name),
     ]),
   );
   return z.looseObject(shape);
 }
 
-const lead = itemSchema(RESOURCES.leads.fields, {
+const lead = itemSchema(LeadSchema, {
   id: 'lead id (UUID)',
   name: 'business name',
   address: 'single-line address',
@@ -141,7 +150,7 @@ const lead = itemSchema(RESOURCES.leads.fields, {
   saved_at: 'when the lead was saved (ISO 8601, UTC)',
 });
 
-const historyEntry = itemSchema(RESOURCES.history.fields, {
+const historyEntry = itemSchema(HistoryEntrySchema, {
   id: 'search id (UUID)',
   query: 'the query that was searched',
   location: 'the location that was searched',
@@ -149,7 +158,7 @@ const historyEntry = itemSchema(RESOURCES.history.fields, {
   created_at: 'when the search ran (ISO 8601, UTC)',
 });
 
-const searchResult = itemSchema(RESOURCES.results.fields, {
+const searchResult = itemSchema(SearchResultSchema, {
   place_id: 'opaque identifier of the place',
   name: 'business name',
   address: 'address',
@@ -260,7 +269,7 @@ export const usageOutput = z.object({
   thisMachineOnly: z.literal(true).describe('other machines and the web app spend the same allowance'),
   today: z.object({ date: z.string().describe('UTC day'), ...counts }),
   month: z.object({ month: z.string().describe('UTC month'), ...counts }),
-  plan: z.enum(['free', 'pro', 'agency']).nullable().describe('set with leadctl config set plan'),
+  plan: z.enum(PLAN_NAMES).nullable().describe('set with leadctl config set plan'),
   limits: z
     .object({ a: limits, b: limits })
     .nullable()

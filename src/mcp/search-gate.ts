@@ -9,7 +9,7 @@ import type { AttemptEvent } from '../api/client.js';
 import { ExitCode, LeadError } from '../api/errors.js';
 import { formatCount } from '../ui/count.js';
 import type { UsageRecorder } from '../usage/recorder.js';
-import { usageTotals } from '../usage/totals.js';
+import { usageTotals } from '../usage/report.js';
 import { SearchLock } from './search-lock.js';
 
 export interface SearchCaps {

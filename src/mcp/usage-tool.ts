@@ -2,7 +2,7 @@
 // month (the usage ledger, plus this session's requests not yet written), beside the plan's limits,
 // the session's budget and the search caps. Reads a local file: it sends no request.
 import { formatCount } from '../ui/count.js';
-import type { Counts } from '../usage/ledger-schema.js';
+import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import type { ToolDeps } from './deps.js';
 import { successResult, type ToolResult } from './tool-result.js';

@@ -1,7 +1,8 @@
 // The search cache: a search with the same normalized query, normalized location and effective radius
 // within 24 hours of the live search that filled it is answered from here and spends no live search.
 
-import { normalizeText, type SearchCriteria, type SearchResult } from './data.js';
+import { normalizeText, type SearchCriteria } from './data.js';
+import type { SearchResult } from './types.js';
 
 export const SEARCH_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Oldest entries are dropped beyond this, so a long-running sandbox cannot grow without bound. */

@@ -5,39 +5,7 @@ import { makeBusiness, TRADES, type Trade } from './businesses.js';
 import { hostileCategoryFor, hostileNameFor } from './hostile.js';
 import { CITIES, type Place } from './places.js';
 import { hashText, type SeededRandom, Stream, streamFor } from './random.js';
-
-export interface Lead {
-  id: string;
-  name: string;
-  address: string;
-  phone: string | null;
-  website: string | null;
-  rating: number;
-  review_count: number;
-  category: string;
-  saved_at: string;
-}
-
-export interface HistoryEntry {
-  id: string;
-  query: string;
-  location: string;
-  results_count: number;
-  created_at: string;
-}
-
-export interface SearchResult {
-  place_id: string;
-  name: string;
-  address: string;
-  phone: string | null;
-  website: string | null;
-  rating: number;
-  review_count: number;
-  category: string;
-  lat: number;
-  lng: number;
-}
+import type { HistoryEntry, Lead } from './types.js';
 
 export interface SearchCriteria {
   query: string;

@@ -1,8 +1,9 @@
 // The account's past searches: a few generated ones from before the server started, then one per
 // successful search. Kept oldest-first internally so recording a search is a push.
 
-import { generateHistoryEntry, type HistoryEntry } from './data.js';
+import { generateHistoryEntry } from './data.js';
 import { Stream, streamFor } from './random.js';
+import type { HistoryEntry } from './types.js';
 
 const HOUR = 3_600_000;
 

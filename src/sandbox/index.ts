@@ -1,10 +1,11 @@
 // The sandbox's public face: start a local Lead Data API v1 server (see server.ts).
 
-export type { HistoryEntry, Lead, SearchResult } from './data.js';
 export { HOSTILE_CATEGORIES, HOSTILE_NAMES } from './hostile.js';
 export { PLAN_ALLOWANCES, SANDBOX_KEYS } from './keys.js';
 export { startSandbox } from './server.js';
 export type {
+  HistoryEntry,
+  Lead,
   RecordedRequest,
   RequestHook,
   SandboxHandle,
@@ -12,4 +13,5 @@ export type {
   SandboxOptions,
   SandboxPlan,
   SandboxVariant,
+  SearchResult,
 } from './types.js';

@@ -2,15 +2,10 @@
 // first ones shared by every radius, placed uniformly within the radius around the searched place.
 
 import { tradeForQuery } from './businesses.js';
-import {
-  contactDetails,
-  normalizeText,
-  resultCount,
-  type SearchCriteria,
-  type SearchResult,
-} from './data.js';
+import { contactDetails, normalizeText, resultCount, type SearchCriteria } from './data.js';
 import { type ResolvedPlace, resolveLocation } from './places.js';
 import { hashText, type SeededRandom, Stream, streamFor } from './random.js';
+import type { SearchResult } from './types.js';
 
 const PLACE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const MILES_PER_DEGREE_LAT = 69;

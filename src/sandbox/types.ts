@@ -1,4 +1,23 @@
-// The sandbox's public face: options, the handle tests and commands hold, and what it records.
+// The sandbox's public face: options, the handle tests and commands hold, and what it records; and
+// the resources it serves, derived from the client's schemas (api/schemas.ts) so that a field added
+// there is a compile error here until the sandbox serves it. A type import only: the sandbox's bundle
+// loads nothing of api/.
+import type * as z from 'zod/mini';
+import type { HistoryEntrySchema, JsonNumber, LeadSchema, SearchResultSchema } from '../api/schemas.js';
+
+/**
+ * A resource as the sandbox serves it: every field the spec names, in its order; a numeric field is a
+ * number, any other (identities, text) a string; `Nullable` fields may be null.
+ */
+type Served<Schema extends { shape: object }, Nullable extends string = never> = {
+  -readonly [K in keyof Schema['shape']]:
+    | (NonNullable<z.output<Schema['shape'][K]>> extends JsonNumber ? number : string)
+    | (K extends Nullable ? null : never);
+};
+
+export type Lead = Served<typeof LeadSchema, 'phone' | 'website'>;
+export type HistoryEntry = Served<typeof HistoryEntrySchema>;
+export type SearchResult = Served<typeof SearchResultSchema, 'phone' | 'website'>;
 
 export type SandboxPlan = 'free' | 'pro' | 'agency';
 export type SandboxVariant = 'a' | 'b';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { makePrivateDir } from '../config/private-dir.js';
+import { makePrivateDir } from '../config/paths.js';
 import { reasonOf } from '../output/write-errors.js';
 import { loadSqlite, type SqlDatabase } from './engine.js';
 import { DATA_FOLDER } from './paths.js';

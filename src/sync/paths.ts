@@ -3,7 +3,7 @@
 // XDG_DATA_HOME is invalid by the spec and ignored, as the other XDG variables are.
 import os from 'node:os';
 import path from 'node:path';
-import type { FolderRole } from '../config/private-dir.js';
+import type { FolderRole } from '../config/paths.js';
 
 export const DATA_FOLDER: FolderRole = {
   label: 'data folder',

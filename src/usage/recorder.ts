@@ -4,13 +4,20 @@
 import type { AttemptEvent, ClientHooks } from '../api/client.js';
 import { FileLockedError } from '../config/file-lock.js';
 import type { PlanName } from '../config/keys.js';
-import { makePrivateDir } from '../config/private-dir.js';
+import { makePrivateDir } from '../config/paths.js';
 import { describeFsError } from '../config/store.js';
-import { updateLedger } from './ledger-file.js';
-import { addCounts, addRun, type LedgerKey } from './ledger-math.js';
-import { type Counts, zeroCounts } from './ledger-schema.js';
-import { ledgerFile, STATE_FOLDER, stateDir } from './paths.js';
-import { utcDay } from './periods.js';
+import {
+  addCounts,
+  addRun,
+  type Counts,
+  type LedgerKey,
+  ledgerFile,
+  STATE_FOLDER,
+  stateDir,
+  updateLedger,
+  utcDay,
+  zeroCounts,
+} from './ledger.js';
 
 export interface UsageRecorder {
   readonly file: string;

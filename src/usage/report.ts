@@ -1,10 +1,108 @@
+// What the ledger says against the plan: each plan's limits under the spec's two tables, today's and
+// this month's totals, and the report `leadctl usage --json` prints and the MCP `usage` tool returns.
+import type { PlanName } from '../config/keys.js';
+import {
+  addCounts,
+  type Counts,
+  findEntry,
+  type LedgerKey,
+  readLedger,
+  utcDay,
+  utcMonth,
+  zeroCounts,
+} from './ledger.js';
+
+// What each plan allows under the spec's two published plan tables (lead-api-v1.md, "Limits"). The
+// spec does not say which table applies, so both are kept and shown; warnings use the stricter one.
+
+export type Variant = 'a' | 'b';
+
+export interface VariantLimits {
+  apiAccess: boolean;
+  /** Requests per UTC day; undefined without API access. */
+  dailyRequests?: number;
+  /** Live searches (cache misses) per month; undefined where the spec does not publish one. */
+  monthlyLiveSearches?: number;
+}
+
+export const PLAN_LIMITS: Readonly<Record<PlanName, Record<Variant, VariantLimits>>> = {
+  // Variant A: API access for Agency only, 500 requests a day and 300 live searches a month.
+  // Variant B: every plan, 100 / 1,000 / 10,000 requests a day; its search quota is not published.
+  free: { a: { apiAccess: false }, b: { apiAccess: true, dailyRequests: 100 } },
+  pro: { a: { apiAccess: false }, b: { apiAccess: true, dailyRequests: 1_000 } },
+  agency: {
+    a: { apiAccess: true, dailyRequests: 500, monthlyLiveSearches: 300 },
+    b: { apiAccess: true, dailyRequests: 10_000 },
+  },
+};
+
+export interface StrictestLimit {
+  limit: number;
+  variant: Variant;
+}
+
+/** The smallest daily request limit among the variants that give this plan API access. */
+export function strictestDailyLimit(plan: PlanName): StrictestLimit {
+  return strictest(plan, (limits) => limits.dailyRequests) as StrictestLimit;
+}
+
+/** The smallest published monthly live-search allowance, if any variant publishes one. */
+export function strictestMonthlySearches(plan: PlanName): StrictestLimit | undefined {
+  return strictest(plan, (limits) => limits.monthlyLiveSearches);
+}
+
+function strictest(
+  plan: PlanName,
+  pick: (limits: VariantLimits) => number | undefined,
+): StrictestLimit | undefined {
+  let best: StrictestLimit | undefined;
+  for (const variant of ['a', 'b'] as const) {
+    const limits = PLAN_LIMITS[plan][variant];
+    const limit = limits.apiAccess ? pick(limits) : undefined;
+    if (limit !== undefined && (best === undefined || limit < best.limit)) best = { limit, variant };
+  }
+  return best;
+}
+
+export function planLabel(plan: PlanName): string {
+  return plan === 'free' ? 'Free' : plan === 'pro' ? 'Pro' : 'Agency';
+}
+
+// Today's and this month's numbers for one profile and base URL: what the ledger holds plus what the
+// running command has sent and not yet written.
+
+export interface UsageTotals {
+  /** `2026-11-23`, UTC. */
+  day: string;
+  /** `2026-11`, UTC. */
+  month: string;
+  today: Counts;
+  thisMonth: Counts;
+  /** Why the ledger file was not usable, if it was not (the numbers then count this run only). */
+  problem?: string;
+}
+
+export function usageTotals(
+  file: string,
+  key: LedgerKey,
+  run: ReadonlyMap<string, Counts>,
+  nowMs: number,
+): UsageTotals {
+  const day = utcDay(nowMs);
+  const month = utcMonth(nowMs);
+  const { ledger, problem } = readLedger(file);
+  const entry = findEntry(ledger, key);
+  let today = entry?.days[day] ?? zeroCounts();
+  let thisMonth = entry?.months[month] ?? zeroCounts();
+  for (const [runDay, counts] of run) {
+    if (runDay === day) today = addCounts(today, counts);
+    if (runDay.slice(0, 7) === month) thisMonth = addCounts(thisMonth, counts);
+  }
+  return { day, month, today, thisMonth, ...(problem ? { problem } : {}) };
+}
+
 // What `leadctl usage --json` prints and the MCP `usage` tool returns: the ledger's counts for one
 // profile and base URL (plus what the running command has sent), beside the plan's limits.
-import type { PlanName } from '../config/keys.js';
-import type { LedgerKey } from './ledger-math.js';
-import type { Counts } from './ledger-schema.js';
-import { PLAN_LIMITS, type VariantLimits } from './plans.js';
-import { type UsageTotals, usageTotals } from './totals.js';
 
 export interface UsageSource {
   file: string;

@@ -4,9 +4,14 @@
 import type { PageProgress } from '../api/paging/index.js';
 import { formatCount } from '../ui/count.js';
 import type { Ui } from '../ui/ui.js';
-import { planLabel, type StrictestLimit, strictestDailyLimit, strictestMonthlySearches } from './plans.js';
 import type { UsageRecorder } from './recorder.js';
-import { usageTotals } from './totals.js';
+import {
+  planLabel,
+  type StrictestLimit,
+  strictestDailyLimit,
+  strictestMonthlySearches,
+  usageTotals,
+} from './report.js';
 
 interface Spender {
   usage: UsageRecorder;

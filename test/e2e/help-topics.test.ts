@@ -1,5 +1,5 @@
 // `leadctl help environment` and `leadctl help exit-codes` print the tables of
-// src/commands/help-topic-tables.ts, and the README carries exactly the same rows: one source of truth.
+// src/commands/help-topics.ts, and the README carries exactly the same rows: one source of truth.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
   EXIT_CODES,
   environmentMarkdownRows,
   exitCodeMarkdownRows,
-} from '../../src/commands/help-topic-tables.js';
+} from '../../src/commands/help-topics.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');

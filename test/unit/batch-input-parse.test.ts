@@ -27,6 +27,28 @@ describe('parseCsvRecords', () => {
   it('reports a quote that never closes with the line it opened on', () => {
     expect(parseCsvRecords('a\n"open\nmore').unterminatedQuoteLine).toBe(2);
   });
+
+  it('counts a quoted CRLF as one line, and reads LF, CRLF and CR endings mixed in one file', () => {
+    const { records } = parseCsvRecords('h\r\n"a\r\nb",x\nc\rd\r\n\ne');
+    expect(records).toEqual([
+      { line: 1, fields: ['h'] },
+      { line: 2, fields: ['a\r\nb', 'x'] },
+      { line: 4, fields: ['c'] },
+      { line: 5, fields: ['d'] },
+      { line: 6, fields: [''] },
+      { line: 7, fields: ['e'] },
+    ]);
+  });
+
+  it('keeps the records before a quote that never closes', () => {
+    expect(parseCsvRecords('h\nok\n"open\nmore')).toEqual({
+      records: [
+        { line: 1, fields: ['h'] },
+        { line: 2, fields: ['ok'] },
+      ],
+      unterminatedQuoteLine: 3,
+    });
+  });
 });
 
 describe('parseBatchInput: CSV', () => {

@@ -1,0 +1,218 @@
+// The usage ledger: its file's shape, where it lives, which entry a run counts in, adding and pruning
+// counts, and reading and updating the file. Everything that touches `usage.json` is here; the
+// recorder (recorder.ts) counts a run in memory and the report (report.ts) reads what is counted.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as z from 'zod/mini';
+import { resolveApiRoot } from '../api/url.js';
+import { withFileLock } from '../config/file-lock.js';
+import type { FolderRole } from '../config/paths.js';
+import { describeFsError, errorCode } from '../config/store.js';
+
+// The ledger file's shape, checked on every read: anything else (a hand edit, a crash of another
+// program, a newer format) is treated as no ledger, and the next write starts a new one.
+//
+// { "version": 1, "entries": [ { "profile": "default", "baseUrl": "https://host/api/v1/",
+//   "days": { "2026-11-23": { "requests": 42, "searches": 3, "rateLimited": 0 } },
+//   "months": { "2026-11": { "requests": 1234, "searches": 17, "rateLimited": 1 } } } ] }
+
+const COUNT = z.int().check(z.minimum(0));
+
+const COUNTS = z.object({ requests: COUNT, searches: COUNT, rateLimited: COUNT });
+
+const ENTRY = z.object({
+  profile: z.string(),
+  /** The API root (`https://host/api/v1/`), or `sandbox` for the in-process sandbox of --sandbox. */
+  baseUrl: z.string(),
+  days: z.record(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)), COUNTS),
+  months: z.record(z.string().check(z.regex(/^\d{4}-\d{2}$/)), COUNTS),
+});
+
+export const LEDGER = z.object({ version: z.literal(1), entries: z.array(ENTRY) });
+
+export type Counts = z.infer<typeof COUNTS>;
+export type LedgerEntry = z.infer<typeof ENTRY>;
+export type Ledger = z.infer<typeof LEDGER>;
+
+export function zeroCounts(): Counts {
+  return { requests: 0, searches: 0, rateLimited: 0 };
+}
+
+export function emptyLedger(): Ledger {
+  return { version: 1, entries: [] };
+}
+
+// The ledger's periods are UTC days and months, as the API's counters are (the spec does not say when
+// its daily counter resets; UTC midnight is the common choice and the sandbox's).
+
+/** `2026-11-23` */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** `2026-11` */
+export function utcMonth(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** The month `back` months before the one of `ms`: the oldest month the ledger keeps. */
+export function utcMonthBefore(ms: number, back: number): string {
+  const date = new Date(ms);
+  return utcMonth(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1));
+}
+
+// Which ledger entry a run counts in: its profile and its API root, so that `https://host` and
+// `https://host/api/v1/` are one server. The in-process sandbox of --sandbox listens on a new port
+// each run: it is counted as one server, `sandbox`.
+
+export const SANDBOX_KEY = 'sandbox';
+
+export function ledgerKey(profile: string, baseUrl: string, source: string | undefined): LedgerKey {
+  return { profile, baseUrl: source === 'sandbox' ? SANDBOX_KEY : resolveApiRoot(baseUrl).href };
+}
+
+// Adding a run's counts to the ledger, finding one entry's numbers, and pruning: days are kept for
+// this month and the last, months for a year, so the file stays a few kilobytes.
+
+/** Which account on which server a count belongs to. */
+export interface LedgerKey {
+  profile: string;
+  baseUrl: string;
+}
+
+export function addCounts(into: Counts, add: Counts): Counts {
+  return {
+    requests: into.requests + add.requests,
+    searches: into.searches + add.searches,
+    rateLimited: into.rateLimited + add.rateLimited,
+  };
+}
+
+export function findEntry(ledger: Ledger, key: LedgerKey): LedgerEntry | undefined {
+  return ledger.entries.find((entry) => entry.profile === key.profile && entry.baseUrl === key.baseUrl);
+}
+
+/** The run's counts per UTC day (`2026-11-23`) added to the key's entry; then old periods pruned. */
+export function addRun(
+  ledger: Ledger,
+  key: LedgerKey,
+  byDay: ReadonlyMap<string, Counts>,
+  nowMs: number,
+): Ledger {
+  const entries = ledger.entries.map((entry) => ({
+    ...entry,
+    days: { ...entry.days },
+    months: { ...entry.months },
+  }));
+  let entry = findEntry({ ...ledger, entries }, key);
+  if (!entry) {
+    entry = { profile: key.profile, baseUrl: key.baseUrl, days: {}, months: {} };
+    entries.push(entry);
+  }
+  for (const [day, counts] of byDay) {
+    const month = day.slice(0, 7);
+    entry.days[day] = addCounts(entry.days[day] ?? zeroCounts(), counts);
+    entry.months[month] = addCounts(entry.months[month] ?? zeroCounts(), counts);
+  }
+  return prune({ version: 1, entries }, nowMs);
+}
+
+export function prune(ledger: Ledger, nowMs: number): Ledger {
+  const oldestDayMonth = utcMonthBefore(nowMs, 1);
+  const oldestMonth = utcMonthBefore(nowMs, 11);
+  const keep = <T>(record: Record<string, T>, oldest: string) =>
+    Object.fromEntries(Object.entries(record).filter(([period]) => period.slice(0, 7) >= oldest));
+  const entries = ledger.entries
+    .map((entry) => ({
+      ...entry,
+      days: keep(entry.days, oldestDayMonth),
+      months: keep(entry.months, oldestMonth),
+    }))
+    .filter((entry) => Object.keys(entry.months).length > 0);
+  return { version: 1, entries };
+}
+
+// Where the usage ledger lives: `$XDG_STATE_HOME/leadctl/usage.json`, else
+// `~/.local/state/leadctl/usage.json` (the XDG spec's place for state that outlives a run but is not
+// configuration). A relative XDG_STATE_HOME is invalid by the spec and ignored, as XDG_CONFIG_HOME is.
+
+export const STATE_FOLDER: FolderRole = {
+  label: 'state folder',
+  variable: 'XDG_STATE_HOME',
+  fallback: '~/.local/state',
+};
+
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
+  return path.join(env.HOME || os.homedir(), '.local', 'state', 'leadctl');
+}
+
+export function ledgerFile(env: NodeJS.ProcessEnv): string {
+  return path.join(stateDir(env), 'usage.json');
+}
+
+// Reading and updating the ledger file. Reads are plain (every write replaces the file by rename, so
+// a reader sees a whole old or a whole new file); an update takes the lock the config's writes take
+// (config/file-lock.ts), re-reads inside it and adds this run's counts, so runs that end at the same
+// time each keep their counts. A file that fails the schema is never fatal: it is reported once and
+// replaced by a new ledger.
+
+export interface LedgerRead {
+  ledger: Ledger;
+  /** Why an existing file was not usable (then `ledger` is empty). */
+  problem?: string;
+}
+
+export function readLedger(file: string): LedgerRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return { ledger: emptyLedger() };
+    return { ledger: emptyLedger(), problem: describeFsError(error) };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ledger: emptyLedger(), problem: 'it is not valid JSON' };
+  }
+  const checked = LEDGER.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    return { ledger: emptyLedger(), problem: `it is not a usage ledger of this leadctl${where}` };
+  }
+  return { ledger: checked.data };
+}
+
+/**
+ * Applies `change` to the ledger under the lock and writes it back (0600, atomically). Returns the
+ * problem of the file it found, if it had to start a new one. Throws on a lock or file system failure.
+ */
+export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
+  return withFileLock(file, (lock) => {
+    const { ledger, problem } = readLedger(file);
+    const text = `${JSON.stringify(change(ledger))}\n`;
+    lock.check();
+    writeAtomically(file, text);
+    return problem;
+  });
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = path.join(
+    path.dirname(file),
+    // pid and a random part (not node:crypto: start-up cost); 'wx' refuses any name already there.
+    `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`,
+  );
+  try {
+    fs.writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
