@@ -41,3 +41,19 @@ describe('reconcile', () => {
     expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 50, offset: 200 }))).toEqual([]);
   });
 });
+
+describe('reconcile at its boundary', () => {
+  it('refuses an unchanged list one item short, and accepts it exactly full', () => {
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 249 }))).toThrow(ProtocolError);
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 248, repeats: 1 }))).toThrow(
+      ProtocolError,
+    );
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 249, repeats: 1 }))).toHaveLength(1);
+  });
+
+  it('refuses a run from a later page one item short of what its total leaves', () => {
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 49, offset: 200 }))).toThrow(
+      ProtocolError,
+    );
+  });
+});
