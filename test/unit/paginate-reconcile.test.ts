@@ -57,3 +57,13 @@ describe('reconcile at its boundary', () => {
     );
   });
 });
+
+it('names a single lead saved meanwhile, and says nothing of saves when there were none', () => {
+  const changed = { startTotal: 250, endTotal: 251, written: 250, changed: true };
+  expect(reconcile(ledger({ ...changed, savedSkipped: 1 }))).toEqual([
+    'The list changed during the export (250 items at the start, 251 at the end): every item present throughout was written once; 1 saved meanwhile is not in it',
+  ]);
+  expect(reconcile(ledger({ ...changed, savedUnseen: 0 }))).toEqual([
+    'The list changed during the export (250 items at the start, 251 at the end): every item present throughout was written once',
+  ]);
+});

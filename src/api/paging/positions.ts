@@ -46,7 +46,8 @@ export function judgePage(
     kind: 'accepted',
     skip: Math.min(length, covered - pageStart),
     cursor: next,
-    last: length < size || next.covered >= total,
+    // A short page that passed the check above reaches the total: one condition covers both ends.
+    last: next.covered >= total,
   };
 }
 
