@@ -14,7 +14,6 @@ import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
-import { relieveHeap } from './heap-relief.js';
 import type { ListFlags } from './list-flags.js';
 import { openSession } from './session.js';
 
@@ -116,7 +115,6 @@ export async function runList(
         let written = 0;
         for await (const items of pages) {
           await sink.writeAll(items);
-          relieveHeap(written, written + items.length);
           written += items.length;
         }
         ui.stopProgress();

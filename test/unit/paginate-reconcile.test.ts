@@ -41,3 +41,29 @@ describe('reconcile', () => {
     expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 50, offset: 200 }))).toEqual([]);
   });
 });
+
+describe('reconcile at its boundary', () => {
+  it('refuses an unchanged list one item short, and accepts it exactly full', () => {
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 249 }))).toThrow(ProtocolError);
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 248, repeats: 1 }))).toThrow(
+      ProtocolError,
+    );
+    expect(reconcile(ledger({ startTotal: 250, endTotal: 250, written: 249, repeats: 1 }))).toHaveLength(1);
+  });
+
+  it('refuses a run from a later page one item short of what its total leaves', () => {
+    expect(() => reconcile(ledger({ startTotal: 250, endTotal: 250, written: 49, offset: 200 }))).toThrow(
+      ProtocolError,
+    );
+  });
+});
+
+it('names a single lead saved meanwhile, and says nothing of saves when there were none', () => {
+  const changed = { startTotal: 250, endTotal: 251, written: 250, changed: true };
+  expect(reconcile(ledger({ ...changed, savedSkipped: 1 }))).toEqual([
+    'The list changed during the export (250 items at the start, 251 at the end): every item present throughout was written once; 1 saved meanwhile is not in it',
+  ]);
+  expect(reconcile(ledger({ ...changed, savedUnseen: 0 }))).toEqual([
+    'The list changed during the export (250 items at the start, 251 at the end): every item present throughout was written once',
+  ]);
+});

@@ -1,12 +1,18 @@
-// The paging algorithm; README.md beside this file says why each step is sound. In short: the first
-// page alone (the anchor), then a pipelined window that trusts pages only while they agree with the
-// anchor, one head read that certifies them, and one page at a time (each judged by positions, ids and
-// totals) once the list is seen changing.
+// The paging algorithm, in the order a run goes through it (README.md beside this file argues each step):
+//   1. the anchor: the first page alone; its total and ids are what pipelined pages must agree with;
+//   2. the pipelined window: pages 2.. read alongside each other, written while they agree with the anchor;
+//   3. head certification: one read of page 1 that vouches for the window (too many deletions: it cannot);
+//   4. the careful walk: one page at a time, each judged against the cursor (positions.ts), once the
+//      list is seen changing, or from the start at --concurrency 1 or past page 1;
+//   5. the end: what was written set against what the server said (reconcile.ts).
+// Head reads also tell items saved during the run from old ones by position (heads.ts).
 
 import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
+import { type Anchor, HeadReads, type ItemLens } from './heads.js';
 import { IdSet } from './id-set.js';
+import { type Cursor, cursorAfterHead, expectedLength, judgePage } from './positions.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
 import {
@@ -21,20 +27,17 @@ import {
 import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
 import { PageWindow } from './window.js';
 
-/** The head read asks for the most the API gives: the further it sees, the more it can certify. */
-const HEAD_LIMIT = 100;
 /** Pages refused in a row before we give up on a list that keeps shrinking under us. */
 const MAX_REFUSED_IN_A_ROW = 50;
 /** An odd page (short, too long, all repeats) is read once more before the run stops on it. */
 const ODD_PAGE_RETRIES = 1;
 
-/** In the snapshot that reported `total`, every item that existed at the start and sat below `covered` was written. */
-interface Cursor {
-  covered: number;
-  total: number;
-}
-
-type Steady<T> = { done: boolean; disagreed?: { page: number; result: PageResult<T> } | undefined };
+/** The page that ended the window by disagreeing with the anchor: later than the anchor, so judged, not re-read. */
+type Disagreed<T> = { page: number; result: PageResult<T> };
+/** What the window read: `trusted` pages from 3 on, whether maxItems or since stopped it, and the page that disagreed. */
+type WindowRead<T> = { trusted: number; stop: boolean; disagreed: Disagreed<T> | undefined };
+/** After the window: the run is over, or the careful walk resumes (with the page that disagreed, if kept). */
+type Resume<T> = { done: boolean; disagreed?: Disagreed<T> | undefined };
 
 type Verdict<T> =
   | { kind: 'refused' }
@@ -61,16 +64,15 @@ class Walk<T extends Record<string, unknown>> {
   readonly requests: Requests<T>;
   readonly #options: PaginateOptions;
   #written = new IdSet();
-  /** Ids proven not owed: found by a head read in front of every written item, or gone from the list. */
-  readonly #notOwed = new Set<string>();
   readonly #ledger: Ledger = newLedger();
   readonly #progress: PageProgress = { pagesFetched: 0, totalPages: 0, itemsYielded: 0, total: 0 };
   readonly #maxItems: number;
   readonly #startPage: number;
   #pageSize: number;
   #cursor: Cursor = { covered: 0, total: 0 };
-  /** The anchor: the first page's total and ids, the list every pipelined page must agree with. */
-  #anchor = { total: 0, ids: new Set<string>(), newestMs: Number.POSITIVE_INFINITY };
+  /** Filled in from the first page (phase 1). */
+  readonly #anchor: Anchor = { total: 0, ids: new Set<string>(), newestMs: Number.POSITIVE_INFINITY };
+  readonly #heads: HeadReads<T>;
 
   constructor(fetchPage: FetchPage<T>, options: PaginateOptions) {
     this.requests = new Requests(fetchPage, options.signal);
@@ -78,41 +80,52 @@ class Walk<T extends Record<string, unknown>> {
     this.#maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
     this.#startPage = options.startPage ?? 1;
     this.#pageSize = options.limit;
+    const lens: ItemLens<T> = {
+      idOf: (item) => this.#idOf(item),
+      isWritten: (item) => this.#isWritten(item),
+      timeOf: (item) => this.#timeOf(item),
+    };
+    this.#heads = new HeadReads(this.requests, this.#anchor, this.#ledger, lens);
   }
 
   async *run(): AsyncGenerator<T[]> {
+    const anchor = await this.#readAnchor();
+    let disagreed: Disagreed<T> | undefined;
+    // The next pages go out before the anchor is handed over: writing it overlaps their latency.
+    const window = anchor.stop ? undefined : this.#openWindow();
+    try {
+      yield* this.#handOut(anchor.batch);
+      if (anchor.stop) return this.#finish();
+      if (window) {
+        const read = yield* this.#pipelined(window);
+        const resume = await this.#certifyWindow(read);
+        if (resume.done) return this.#finish();
+        disagreed = resume.disagreed;
+      }
+    } finally {
+      window?.discard();
+    }
+    yield* this.#careful(disagreed);
+    this.#finish();
+  }
+
+  /** Phase 1: the first page alone. Its total sizes the run; its ids and times make the anchor. */
+  async #readAnchor(): Promise<{ batch: T[]; stop: boolean }> {
     const start = this.#startPage;
     const first = await this.#data(this.requests.fetch(start, this.#options.limit), start);
     this.#pageSize = pageSizeOf(first, this.#options.limit, start);
     const total = first.meta.total;
     this.#written = new IdSet(Math.min(total, this.#maxItems));
     const times = first.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
-    this.#anchor = {
-      total,
-      ids: new Set(first.items.map((item) => this.#idOf(item)).filter(isText)),
-      newestMs: times.length > 0 && this.#startPage === 1 ? Math.max(...times) : Number.POSITIVE_INFINITY,
-    };
+    this.#anchor.total = total;
+    this.#anchor.ids = new Set(first.items.map((item) => this.#idOf(item)).filter(isText));
+    // Past page 1 the newest items are out of sight: no time can hint at items saved meanwhile.
+    this.#anchor.newestMs = times.length > 0 && start === 1 ? Math.max(...times) : Number.POSITIVE_INFINITY;
     this.#ledger.startTotal = total;
     this.#cursor = { covered: (start - 1) * this.#pageSize, total };
     const verdict = this.#judge(start, first);
     if (verdict.kind !== 'accepted') throw verdict.kind === 'odd' ? verdict.error : oddList();
-    const { batch, stop } = this.#take(verdict.fresh, verdict.done);
-    let pending: { page: number; result: PageResult<T> } | undefined;
-    // The next pages go out before this one is handed over: writing it overlaps their latency.
-    const window = stop ? undefined : this.#openWindow();
-    try {
-      yield* this.#handOut(batch);
-      if (stop) return this.#finish();
-      if (window) {
-        const steady = yield* this.#steady(window);
-        if (steady.done) return this.#finish();
-        pending = steady.disagreed;
-      }
-    } finally {
-      window?.discard();
-    }
-    yield* this.#careful(pending);
-    this.#finish();
+    return this.#take(verdict.fresh, verdict.done);
   }
 
   /** Pipelining pays only from page 1 and with more than one page left to read. */
@@ -128,17 +141,17 @@ class Walk<T extends Record<string, unknown>> {
   }
 
   /**
-   * Pages 2.. while each agrees with the anchor (same total, full, nothing already written on it).
-   * Returns `done` when the run may end here, else the page that disagreed (if any): its snapshot is
-   * later than the anchor's, so it is judged rather than read again.
+   * Phase 2: pages 2.. while each agrees with the anchor (same total, full, nothing already written on
+   * it). Ends at the last page, at maxItems or since, or at the first page that disagrees: its snapshot
+   * is later than the anchor's, so the careful walk judges it rather than read it again.
    */
-  async *#steady(window: PageWindow<T>): AsyncGenerator<T[], Steady<T>> {
+  async *#pipelined(window: PageWindow<T>): AsyncGenerator<T[], WindowRead<T>> {
     let trusted = 0; // pages from 3 on: read alongside their predecessor, they rest on the anchor holding
     let stop = false;
-    let disagreed: { page: number; result: PageResult<T> } | undefined;
+    let disagreed: Disagreed<T> | undefined;
     for (let page = 2; page <= window.plan.last && !stop; page += 1) {
       const result = await this.#data(window.take(page), page);
-      if (!this.#agreesWithAnchor(page, result) || !(await this.#oldDespiteTime(result))) {
+      if (!this.#agreesWithAnchor(page, result) || !(await this.#heads.oldDespiteTime(result))) {
         disagreed = { page, result };
         break;
       }
@@ -149,13 +162,19 @@ class Walk<T extends Record<string, unknown>> {
       yield* this.#handOut(taken.batch);
     }
     window.discard();
-    if (trusted === 0)
-      return disagreed
-        ? { done: false, disagreed }
-        : { done: stop || this.#cursor.covered >= this.#cursor.total };
-    const head = await this.#certify();
+    return { trusted, stop, disagreed };
+  }
+
+  /**
+   * Phase 3: one head read vouches for the pages read alongside each other (none need it when page 2
+   * was the only one). Returns `done` when the run may end here, else where the careful walk resumes.
+   */
+  async #certifyWindow({ trusted, stop, disagreed }: WindowRead<T>): Promise<Resume<T>> {
+    const reachedEnd = () => stop || this.#cursor.covered >= this.#cursor.total;
+    if (trusted === 0) return disagreed ? { done: false, disagreed } : { done: reachedEnd() };
+    const head = await this.#heads.certify(this.#pageSize);
     if (!head.certified && stop) throw uncertifiable(this.#ledger, this.#progress.itemsYielded);
-    if (head.certified && !disagreed) return { done: stop || this.#cursor.covered >= this.#cursor.total };
+    if (head.certified && !disagreed) return { done: reachedEnd() };
     // Go on from the head read's snapshot, which is later than any page read so far: positions
     // before the first anchor item are items saved meanwhile; after them come the written ones,
     // fewer by what was deleted. Uncertified, only the first page is trusted to have been written.
@@ -164,120 +183,19 @@ class Walk<T extends Record<string, unknown>> {
       this.#cursor = { covered: trustedUpTo, total: this.#anchor.total };
       return { done: false, disagreed: head.certified ? disagreed : undefined };
     }
-    const deleted = Math.max(0, head.saved - (head.total - this.#anchor.total));
-    this.#cursor = { covered: head.saved + Math.max(0, trustedUpTo - deleted), total: head.total };
+    this.#cursor = cursorAfterHead({ saved: head.saved, total: head.total }, this.#anchor.total, trustedUpTo);
     return { done: false };
-  }
-
-  /**
-   * One head read certifies the pages read alongside each other: it finds where the anchor's first
-   * page now starts (how many items were saved since) and so how many of the anchor's items were
-   * deleted. A pipelined page can only have gone wrong if more than two pages' worth were.
-   */
-  async #certify(): Promise<{ certified: boolean; saved?: number; total: number }> {
-    const { saved, total } = await this.#readHead();
-    if (saved === undefined) return { certified: false, total };
-    const deleted = saved - (total - this.#anchor.total);
-    return { certified: deleted >= 0 && deleted < 2 * this.#pageSize, saved, total };
-  }
-
-  /**
-   * Reads the head of the list: where the anchor's first page now starts (`saved`: how many items
-   * stand in front of it, all saved during the run), and the total. Remembers the items it proves new.
-   */
-  async #readHead(): Promise<{ saved?: number; total: number; all?: Set<string> }> {
-    const head = await this.requests.fetch(1, HEAD_LIMIT);
-    const total = head.meta.total;
-    const all =
-      head.items.length >= total ? new Set(head.items.map((item) => this.#idOf(item) ?? '')) : undefined;
-    const saved = head.items.findIndex((item) => this.#anchor.ids.has(this.#idOf(item) ?? ''));
-    this.#ledger.endTotal = total;
-    if (total !== this.#anchor.total || saved !== 0) this.#ledger.changed = true;
-    // Unwritten items in front of any written one are new: what was written of the old items is
-    // everything older items stand behind, and a written new item has only new items in front.
-    const firstWritten = head.items.findIndex((item) => this.#isWritten(item));
-    for (const item of head.items.slice(0, Math.max(0, firstWritten)))
-      this.#notOwed.add(this.#idOf(item) ?? '');
-    // No written item left in view (the ones written were deleted): position tells nothing, so here
-    // alone a time newer than anything on the first page decides.
-    if (firstWritten < 0) {
-      for (const item of head.items)
-        if (this.#newerThanAnchor(item)) this.#notOwed.add(this.#idOf(item) ?? '');
-    }
-    if (saved < 0) return all ? { total, all } : { total };
-    this.#ledger.savedUnseen = Math.max(this.#ledger.savedUnseen, saved);
-    return all ? { saved, total, all } : { saved, total };
-  }
-
-  /**
-   * A page with an item newer than anything on the first page may hold items saved during the run. A
-   * head read settles it: nothing in front of the first page and the same total mean nothing was
-   * saved or deleted up to then, so the item was re-saved before the run and is old. Each such read
-   * raises the bar, so a list with re-saved items costs one read per newer time, not one per page.
-   */
-  async #oldDespiteTime(result: PageResult<T>): Promise<boolean> {
-    const times = result.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
-    const newest = Math.max(Number.NEGATIVE_INFINITY, ...times);
-    if (newest <= this.#anchor.newestMs) return true;
-    const head = await this.#readHead();
-    if (head.saved !== 0 || head.total !== this.#anchor.total) return false;
-    this.#anchor.newestMs = newest;
-    return true;
   }
 
   #agreesWithAnchor(page: number, result: PageResult<T>): boolean {
     const { total } = this.#anchor;
-    const expected = Math.min(this.#pageSize, total - (page - 1) * this.#pageSize);
-    if (result.meta.total !== total || result.items.length !== expected) return false;
+    if (result.meta.total !== total || result.items.length !== expectedLength(total, page, this.#pageSize))
+      return false;
     return !result.items.some((item) => this.#isWritten(item));
   }
 
-  /** True when the list still starts with the anchor's first page and holds as many items. */
-  async #headUnchanged(page: PageResult<T>): Promise<boolean> {
-    if (page.meta.total !== this.#anchor.total) return false;
-    const head = await this.#readHead();
-    return head.saved === 0 && head.total === this.#anchor.total;
-  }
-
-  /**
-   * Items saved during the run stand in front of every older item, so only a head read, which finds
-   * them in front of the anchor's first page, proves an item new; proven new, it is left out. The read
-   * is spent when a page hints at new items: an unwritten item ahead of a written one (unless that one
-   * is a repeated id), or, once the list is seen changing, a time newer than anything on the first page
-   * (unless re-saved). A hint alone never drops an item: what the head read cannot place is written.
-   */
-  async #dropSavedDuringRun(fresh: T[]): Promise<T[]> {
-    const unplaced = (item: T) => !this.#isWritten(item) && !this.#notOwed.has(this.#idOf(item) ?? '');
-    const lastWritten = findLastIndex(fresh, (item) => this.#isWritten(item));
-    const hinted =
-      fresh.slice(0, Math.max(0, lastWritten)).some(unplaced) ||
-      (this.#ledger.changed && fresh.some((item) => unplaced(item) && this.#newerThanAnchor(item)));
-    if (hinted) {
-      const head = await this.#readHead();
-      // A head read that saw the whole list proves the hinted items it did not see gone: not owed.
-      if (head.all)
-        for (const item of fresh)
-          if (unplaced(item) && !head.all.has(this.#idOf(item) ?? ''))
-            this.#notOwed.add(this.#idOf(item) ?? '');
-    }
-    // On one page, whatever stands in front of a new item is new too.
-    const lastNew = findLastIndex(fresh, (item) => this.#notOwed.has(this.#idOf(item) ?? ''));
-    for (const item of fresh.slice(0, lastNew + 1))
-      if (!this.#isWritten(item)) this.#ledger.savedSkipped += 1;
-    return fresh.slice(lastNew + 1);
-  }
-
-  #newerThanAnchor(item: T): boolean {
-    return (this.#timeOf(item) ?? Number.NEGATIVE_INFINITY) > this.#anchor.newestMs;
-  }
-
-  #timeOf(item: T): number | undefined {
-    const { timeField } = this.#options;
-    return timeField === undefined ? undefined : timestampMs(item[timeField]);
-  }
-
-  /** Each page requested after the previous answer arrived, so each snapshot is later than the cursor's. */
-  async *#careful(pending?: { page: number; result: PageResult<T> }): AsyncGenerator<T[]> {
+  /** Phase 4: each page requested after the previous answer arrived, so each snapshot is later than the cursor's. */
+  async *#careful(pending?: Disagreed<T>): AsyncGenerator<T[]> {
     let refused = 0;
     let odd = 0;
     for (let next = pending; ; next = undefined) {
@@ -286,7 +204,7 @@ class Walk<T extends Record<string, unknown>> {
       const result = next?.result ?? (await this.#data(this.requests.fetch(page, this.#pageSize), page));
       const before = this.#cursor;
       const verdict = this.#judge(page, result);
-      if (verdict.kind === 'accepted' && verdict.allRepeats && (await this.#headUnchanged(result))) {
+      if (verdict.kind === 'accepted' && verdict.allRepeats && (await this.#heads.unchanged(result))) {
         this.#cursor = before;
         if (++odd > ODD_PAGE_RETRIES)
           throw repeatedPageError(page, this.#progress.itemsYielded, result.meta.total);
@@ -302,43 +220,34 @@ class Walk<T extends Record<string, unknown>> {
       }
       refused = 0;
       odd = 0;
-      const { batch, stop } = this.#take(await this.#dropSavedDuringRun(verdict.fresh), verdict.done);
+      const fresh = await this.#heads.dropSavedDuringRun(verdict.fresh);
+      const { batch, stop } = this.#take(fresh, verdict.done);
       yield* this.#handOut(batch);
       if (stop) return;
     }
   }
 
-  /**
-   * A page judged against the cursor, whose snapshot must be earlier. Old items move back by at least
-   * how much the total grew (or forward by at most how much it shrank), so the cursor carries over as
-   * covered + (new total - old total); positions below it hold written items or items saved meanwhile.
-   */
+  /** A page judged against the cursor (positions.ts), whose snapshot must be earlier than the page's. */
   #judge(page: number, result: PageResult<T>): Verdict<T> {
     const { items, meta } = result;
-    const size = this.#pageSize;
-    const covered = Math.max(0, this.#cursor.covered + meta.total - this.#cursor.total);
-    const windowStart = (page - 1) * size;
-    if (windowStart > covered) {
-      this.#cursor = { covered, total: meta.total };
+    const judged = judgePage(this.#cursor, page, items.length, meta.total, this.#pageSize);
+    if (judged.kind === 'refused') {
+      this.#cursor = judged.cursor;
       return { kind: 'refused' };
     }
-    const owed = Math.max(0, Math.min(size, meta.total - windowStart));
-    if (items.length < owed || items.length > size) {
-      return { kind: 'odd', error: oddPageError(page, items.length, size, meta.total, this.#progress) };
+    if (judged.kind === 'odd') {
+      const error = oddPageError(page, items.length, this.#pageSize, meta.total, this.#progress);
+      return { kind: 'odd', error };
     }
-    const skip = Math.min(items.length, covered - windowStart);
-    for (const item of items.slice(0, skip)) if (!this.#isWritten(item)) this.#ledger.savedSkipped += 1;
-    const fresh = items.slice(skip);
+    // Below the carried cursor: written already, or saved during the run.
+    for (const item of items.slice(0, judged.skip))
+      if (!this.#isWritten(item)) this.#ledger.savedSkipped += 1;
+    const fresh = items.slice(judged.skip);
     const allRepeats =
-      items.length === size && fresh.length > 0 && fresh.every((item) => this.#isWritten(item));
-    this.#cursor = { covered: Math.max(covered, windowStart + items.length), total: meta.total };
+      items.length === this.#pageSize && fresh.length > 0 && fresh.every((item) => this.#isWritten(item));
+    this.#cursor = judged.cursor;
     this.#ledger.endTotal = meta.total;
-    return {
-      kind: 'accepted',
-      fresh,
-      allRepeats,
-      done: items.length < size || this.#cursor.covered >= meta.total,
-    };
+    return { kind: 'accepted', fresh, allRepeats, done: judged.last };
   }
 
   /** The items to write: repeats of a written id dropped (and counted), cut at since and maxItems. */
@@ -402,6 +311,11 @@ class Walk<T extends Record<string, unknown>> {
     return result;
   }
 
+  #timeOf(item: T): number | undefined {
+    const { timeField } = this.#options;
+    return timeField === undefined ? undefined : timestampMs(item[timeField]);
+  }
+
   #idOf(item: T): string | undefined {
     return identityText(item[this.#options.idField ?? 'id']);
   }
@@ -410,11 +324,6 @@ class Walk<T extends Record<string, unknown>> {
     const id = this.#idOf(item);
     return id !== undefined && this.#written.has(id);
   }
-}
-
-function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
-  for (let index = items.length - 1; index >= 0; index -= 1) if (predicate(items[index] as T)) return index;
-  return -1;
 }
 
 function isText(value: string | undefined): value is string {

@@ -1,0 +1,139 @@
+// Reads of the head of the list (page 1, as large as the API gives): the one kind of read that sees
+// where the anchor's first page now stands. Items saved during the run stand in front of every older
+// item, so a head read is what proves an item new; it also tells how many of the anchor's items were
+// deleted, which is what certifies the pipelined window (positions.ts).
+import { deletedSinceAnchor, windowCertified } from './positions.js';
+import type { Ledger } from './reconcile.js';
+import type { Requests } from './requests.js';
+import type { PageResult } from './types.js';
+
+/** The head read asks for the most the API gives: the further it sees, the more it can certify. */
+const HEAD_LIMIT = 100;
+
+/** The anchor: the first page's total and ids, the list every pipelined page must agree with. */
+export interface Anchor {
+  total: number;
+  ids: Set<string>;
+  /** The newest time on the first page (raised as re-saved items are proven old); +Infinity past page 1. */
+  newestMs: number;
+}
+
+/** How the walk tells its items apart: by id, by whether that id was written, by time. */
+export interface ItemLens<T> {
+  idOf(item: T): string | undefined;
+  isWritten(item: T): boolean;
+  timeOf(item: T): number | undefined;
+}
+
+export interface Head {
+  /** Items in front of the anchor's first page, all saved during the run; undefined when it is out of view. */
+  saved?: number;
+  total: number;
+  /** Every id of the list, when the read saw the whole of it. */
+  all?: Set<string>;
+}
+
+export class HeadReads<T> {
+  /** Ids proven not owed: found by a head read in front of every written item, or gone from the list. */
+  readonly notOwed = new Set<string>();
+
+  constructor(
+    private readonly requests: Requests<T>,
+    private readonly anchor: Anchor,
+    private readonly ledger: Ledger,
+    private readonly lens: ItemLens<T>,
+  ) {}
+
+  /** Reads the head; remembers the items it proves new, and what it shows of the list changing. */
+  async read(): Promise<Head> {
+    const { idOf, isWritten } = this.lens;
+    const head = await this.requests.fetch(1, HEAD_LIMIT);
+    const total = head.meta.total;
+    const all = head.items.length >= total ? new Set(head.items.map((item) => idOf(item) ?? '')) : undefined;
+    const saved = head.items.findIndex((item) => this.anchor.ids.has(idOf(item) ?? ''));
+    this.ledger.endTotal = total;
+    if (total !== this.anchor.total || saved !== 0) this.ledger.changed = true;
+    // Unwritten items in front of any written one are new: what was written of the old items is
+    // everything older items stand behind, and a written new item has only new items in front.
+    const firstWritten = head.items.findIndex((item) => isWritten(item));
+    for (const item of head.items.slice(0, Math.max(0, firstWritten))) this.notOwed.add(idOf(item) ?? '');
+    // No written item left in view (the ones written were deleted): position tells nothing, so here
+    // alone a time newer than anything on the first page decides.
+    if (firstWritten < 0) {
+      for (const item of head.items) if (this.newerThanAnchor(item)) this.notOwed.add(idOf(item) ?? '');
+    }
+    if (saved < 0) return all ? { total, all } : { total };
+    this.ledger.savedUnseen = Math.max(this.ledger.savedUnseen, saved);
+    return all ? { saved, total, all } : { saved, total };
+  }
+
+  /**
+   * Certifies the pages read alongside each other: where the anchor's first page now starts (how
+   * many items were saved since) gives how many of the anchor's items were deleted.
+   */
+  async certify(pageSize: number): Promise<{ certified: boolean; saved?: number; total: number }> {
+    const { saved, total } = await this.read();
+    if (saved === undefined) return { certified: false, total };
+    const deleted = deletedSinceAnchor(this.anchor.total, saved, total);
+    return { certified: windowCertified(deleted, pageSize), saved, total };
+  }
+
+  /** True when the list still starts with the anchor's first page and holds as many items. */
+  async unchanged(page: PageResult<T>): Promise<boolean> {
+    if (page.meta.total !== this.anchor.total) return false;
+    const head = await this.read();
+    return head.saved === 0 && head.total === this.anchor.total;
+  }
+
+  /**
+   * A page with an item newer than anything on the first page may hold items saved during the run. A
+   * head read settles it: nothing in front of the first page and the same total mean nothing was
+   * saved or deleted up to then, so the item was re-saved before the run and is old. Each such read
+   * raises the bar, so a list with re-saved items costs one read per newer time, not one per page.
+   */
+  async oldDespiteTime(result: PageResult<T>): Promise<boolean> {
+    const times = result.items.map((item) => this.lens.timeOf(item) ?? Number.NEGATIVE_INFINITY);
+    const newest = Math.max(Number.NEGATIVE_INFINITY, ...times);
+    if (newest <= this.anchor.newestMs) return true;
+    const head = await this.read();
+    if (head.saved !== 0 || head.total !== this.anchor.total) return false;
+    this.anchor.newestMs = newest;
+    return true;
+  }
+
+  /**
+   * Items saved during the run stand in front of every older item, so only a head read, which finds
+   * them in front of the anchor's first page, proves an item new; proven new, it is left out. The read
+   * is spent when a page hints at new items: an unwritten item ahead of a written one (unless that one
+   * is a repeated id), or, once the list is seen changing, a time newer than anything on the first page
+   * (unless re-saved). A hint alone never drops an item: what the head read cannot place is written.
+   */
+  async dropSavedDuringRun(fresh: T[]): Promise<T[]> {
+    const { idOf, isWritten } = this.lens;
+    const unplaced = (item: T) => !isWritten(item) && !this.notOwed.has(idOf(item) ?? '');
+    const lastWritten = findLastIndex(fresh, (item) => isWritten(item));
+    const hinted =
+      fresh.slice(0, Math.max(0, lastWritten)).some(unplaced) ||
+      (this.ledger.changed && fresh.some((item) => unplaced(item) && this.newerThanAnchor(item)));
+    if (hinted) {
+      const head = await this.read();
+      // A head read that saw the whole list proves the hinted items it did not see gone: not owed.
+      if (head.all)
+        for (const item of fresh)
+          if (unplaced(item) && !head.all.has(idOf(item) ?? '')) this.notOwed.add(idOf(item) ?? '');
+    }
+    // On one page, whatever stands in front of a new item is new too.
+    const lastNew = findLastIndex(fresh, (item) => this.notOwed.has(idOf(item) ?? ''));
+    for (const item of fresh.slice(0, lastNew + 1)) if (!isWritten(item)) this.ledger.savedSkipped += 1;
+    return fresh.slice(lastNew + 1);
+  }
+
+  newerThanAnchor(item: T): boolean {
+    return (this.lens.timeOf(item) ?? Number.NEGATIVE_INFINITY) > this.anchor.newestMs;
+  }
+}
+
+function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index -= 1) if (predicate(items[index] as T)) return index;
+  return -1;
+}
