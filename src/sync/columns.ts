@@ -3,7 +3,7 @@
 // stored as an SQLite number (INTEGER when whole, else REAL); any other number (an id beyond 2^53,
 // `4.50`, `1e3`) as its exact digits, TEXT. Strings as sent; objects and arrays as JSON text; missing
 // and null as NULL. The `json` column keeps the item as sent, whatever the columns made of it.
-import { ExactNumber, identityText } from '../api/exact-number.js';
+import { asSent, ExactNumber, identityText } from '../api/exact-number.js';
 import { jsonText } from '../output/json-text.js';
 import type { SqlValue } from './engine.js';
 import { COLUMNS, type StoredTable } from './schema.js';
@@ -24,7 +24,9 @@ export function columnValue(value: unknown): SqlValue {
 }
 
 /** The row's values in column order (the identity as text first), then the item's JSON. */
-export function rowValues(table: StoredTable, item: Item): { key: string; values: SqlValue[]; json: string } {
+export function rowValues(table: StoredTable, typed: Item): { key: string; values: SqlValue[]; json: string } {
+  // The item as the server sent it (exact digits, its own keys), not the library's typed reading.
+  const item = asSent(typed);
   const [idField, ...rest] = COLUMNS[table];
   const key = identityText(item[idField]) ?? '';
   return { key, values: [key, ...rest.map((field) => columnValue(item[field]))], json: jsonText(item) };
