@@ -5,7 +5,6 @@
 // committed, commit() renames it into place after. Until then FILE is untouched, so a failed,
 // interrupted or capped run leaves it as it was and the next run fetches the same items again.
 import type { LeadClient } from '../api/client.js';
-import { identityText } from '../api/exact-number.js';
 import {
   type FetchPage,
   fetchListPage,
@@ -14,9 +13,9 @@ import {
   paginatePages,
 } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';
-import { type Checkpoint, checkpointText, HEAD_IDS, loadCheckpoint } from './checkpoint-file.js';
+import { type Checkpoint, checkpointText, loadCheckpoint } from './checkpoint-file.js';
 import { holdStateFile, type PreparedWrite } from './held-file.js';
-import { incrementalPages, type NewHead } from './incremental.js';
+import { headOfFirstPage, incrementalPages, type NewHead } from './incremental.js';
 
 type Item = Lead | HistoryEntry;
 
@@ -73,29 +72,9 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
     pages = walk.pages;
     result = walk.result;
   } else {
-    // The first run is an --all export; the next run's boundary is the newest end as the export's
-    // first page (its anchor, read before any other) saw it: items saved during the run that the
-    // export leaves out stand in front of it and are fetched next time.
-    let anchor: NewHead | undefined;
-    const capturing: FetchPage<Item> = (page, size, pageSignal) => {
-      const answer = fetchPage(page, size, pageSignal);
-      if (anchor === undefined && page === 1) {
-        anchor = { head: [], total: 0 };
-        const slot = anchor;
-        void answer.then(
-          ({ items, meta }) => {
-            slot.head = items
-              .map((item) => identityText(item.id))
-              .filter((id) => id !== undefined)
-              .slice(0, HEAD_IDS);
-            slot.total = meta.total;
-          },
-          () => {},
-        );
-      }
-      return answer;
-    };
-    pages = paginatePages(capturing, {
+    // The first run is an --all export; the next run starts from the head its first page saw.
+    const first = headOfFirstPage(fetchPage);
+    pages = paginatePages(first.fetchPage, {
       limit,
       concurrency: options.concurrency,
       idField: 'id',
@@ -104,7 +83,7 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
       onProgress: options.onProgress,
       onNotice: options.onNotice,
     });
-    result = () => anchor ?? { head: [], total: 0 };
+    result = first.head;
   }
   let prepared: PreparedWrite | undefined;
   return {

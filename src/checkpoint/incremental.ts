@@ -26,6 +26,36 @@ export interface NewHead {
 }
 
 /**
+ * For a first run (an --all export): the ids at the newest end as the first page (the export's anchor,
+ * read before any other) saw them. Items saved during the run that the export leaves out stand in
+ * front of that head, so the next run fetches them.
+ */
+export function headOfFirstPage<T extends Record<string, unknown>>(
+  fetchPage: FetchPage<T>,
+): { fetchPage: FetchPage<T>; head(): NewHead } {
+  let anchor: NewHead | undefined;
+  const capturing: FetchPage<T> = (page, size, pageSignal) => {
+    const answer = fetchPage(page, size, pageSignal);
+    if (anchor === undefined && page === 1) {
+      const slot: NewHead = { head: [], total: 0 };
+      anchor = slot;
+      void answer.then(
+        ({ items, meta }) => {
+          slot.head = items
+            .map((item) => identityText(item.id))
+            .filter((id) => id !== undefined)
+            .slice(0, HEAD_IDS);
+          slot.total = meta.total;
+        },
+        () => {},
+      );
+    }
+    return answer;
+  };
+  return { fetchPage: capturing, head: () => anchor ?? { head: [], total: 0 } };
+}
+
+/**
  * The new items in batches; `result()` is the head to save once they are committed, known when the
  * iteration has ended without an error.
  */

@@ -3,7 +3,6 @@
 // src/checkpoint/incremental.ts, from the head the database remembers). `result()` is the list's new
 // state, to be written in the same transaction as the rows once the walk has ended.
 import type { LeadClient } from '../api/client.js';
-import { identityText } from '../api/exact-number.js';
 import {
   type FetchPage,
   fetchListPage,
@@ -11,8 +10,7 @@ import {
   type PageProgress,
   paginatePages,
 } from '../api/paging/index.js';
-import { HEAD_IDS } from '../checkpoint/checkpoint-file.js';
-import { incrementalPages } from '../checkpoint/incremental.js';
+import { headOfFirstPage, incrementalPages } from '../checkpoint/incremental.js';
 import type { ListState } from './sync-state.js';
 
 type Item = Record<string, unknown>;
@@ -52,26 +50,8 @@ export function walkList(options: ListWalkOptions): ListWalk {
   }
   // The next run's boundary is the newest end as the export's first page (read before any other)
   // saw it: items saved during this run stand in front of it and are fetched next time.
-  let anchor: ListState | undefined;
-  const capturing: FetchPage<Item> = (page, size, pageSignal) => {
-    const answer = fetchPage(page, size, pageSignal);
-    if (anchor === undefined && page === 1) {
-      const slot: ListState = { head: [], total: 0 };
-      anchor = slot;
-      void answer.then(
-        ({ items, meta }) => {
-          slot.head = items
-            .map((item) => identityText(item.id))
-            .filter((id) => id !== undefined)
-            .slice(0, HEAD_IDS);
-          slot.total = meta.total;
-        },
-        () => {},
-      );
-    }
-    return answer;
-  };
-  const pages = paginatePages(capturing, {
+  const first = headOfFirstPage(fetchPage);
+  const pages = paginatePages(first.fetchPage, {
     limit: LIMIT,
     concurrency: 4,
     idField: 'id',
@@ -80,5 +60,5 @@ export function walkList(options: ListWalkOptions): ListWalk {
     onProgress: options.onProgress,
     onNotice: options.onNotice,
   });
-  return { pages, result: () => anchor ?? { head: [], total: 0 } };
+  return { pages, result: first.head };
 }
