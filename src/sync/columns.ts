@@ -24,7 +24,10 @@ export function columnValue(value: unknown): SqlValue {
 }
 
 /** The row's values in column order (the identity as text first), then the item's JSON. */
-export function rowValues(table: StoredTable, typed: Item): { key: string; values: SqlValue[]; json: string } {
+export function rowValues(
+  table: StoredTable,
+  typed: Item,
+): { key: string; values: SqlValue[]; json: string } {
   // The item as the server sent it (exact digits, its own keys), not the library's typed reading.
   const item = asSent(typed);
   const [idField, ...rest] = COLUMNS[table];
