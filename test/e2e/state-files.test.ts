@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vite
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { type CliResult, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { canMount } from '../helpers/mount.js';
 import { json, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -290,18 +291,5 @@ function fillDisk(file: string): void {
     execFileSync('dd', ['if=/dev/zero', `of=${file}`, 'bs=64k'], { stdio: 'ignore' });
   } catch {
     // dd ends with an error once the disk is full: that is the point.
-  }
-}
-
-/** Root in a container that allows mount(2): the only way here to get a small file system. */
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = tempDir('mount-probe');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }

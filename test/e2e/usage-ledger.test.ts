@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import { apiRoot, ledgerPath, modeOf, readLedger, thisMonth, today } from '../helpers/ledger.js';
+import { canMount } from '../helpers/mount.js';
 import { tempDir } from '../helpers/temp.js';
 
 const open: SandboxHandle[] = [];
@@ -208,16 +209,3 @@ describe('the usage ledger', () => {
     expect(sandbox.requests).toHaveLength(1);
   });
 });
-
-/** Root in a container that allows mount(2): the only way here to get a file system that refuses root. */
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = tempDir('mount-probe');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
