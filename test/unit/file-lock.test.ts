@@ -199,7 +199,9 @@ describe('holdFileLock (a lock held for a whole run)', () => {
     const file = join(tempDir('lock'), 'cp.json');
     mkdirSync(`${file}.lock`);
     expect(() => holdFileLock(file, { host: 'here' })).toThrow(FileHeldError);
-    vi.setSystemTime(Date.now() + STALE_MS);
+    // Past STALE_MS by the folder's own mtime (the real clock's; each attempt touches the folder), with
+    // a second to spare for the real time a loaded run takes: the fake clock starts at the real now.
+    vi.setSystemTime(statSync(`${file}.lock`).mtimeMs + STALE_MS + 1_000);
     holdFileLock(file, { host: 'here' }).release();
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
