@@ -42,9 +42,10 @@ const BACKSPACE = new Set(['\u007f', '\b']);
 const ESCAPE = '\u001b';
 
 function promptHidden(input: SecretInput, prompt: string, output: NodeJS.WritableStream): Promise<string> {
-  output.write(prompt);
   // In raw mode the terminal neither echoes nor turns Ctrl-C into SIGINT: we handle both keys here.
+  // Raw mode goes on before the prompt shows, so a key pasted the moment the prompt appears is not echoed.
   input.setRawMode?.(true);
+  output.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {
