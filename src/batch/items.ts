@@ -1,4 +1,6 @@
 // What a batch writes for each result: the search it came from first, then the result's own fields.
+import { ProtocolError } from '../api/errors.js';
+import { identityText } from '../api/exact-number.js';
 import { RESOURCES } from '../resources.js';
 import type { SearchRow } from './validate.js';
 
@@ -21,17 +23,22 @@ function ownLabels(row: SearchRow): Item {
 
 /**
  * --unique: the first result per place_id across the batch; later ones are dropped. `seen` carries
- * over between searches (and from a stopped run). Results without a place_id are always kept.
+ * over between searches (and from a stopped run). A result without a place_id cannot be told apart
+ * from the others, so --unique cannot keep its promise: the run stops (exit 7) rather than guess.
  */
-export function keepFirstPerPlace(results: readonly Item[], seen: Set<string>): Item[] {
+export function keepFirstPerPlace(results: readonly Item[], seen: Set<string>, row: SearchRow): Item[] {
+  const idField = RESOURCES.results.idField;
   const kept: Item[] = [];
   for (const result of results) {
-    const id = result[RESOURCES.results.idField];
-    if (typeof id === 'string' || typeof id === 'number') {
-      const key = String(id);
-      if (seen.has(key)) continue;
-      seen.add(key);
+    const key = identityText(result[idField]);
+    if (key === undefined) {
+      throw new ProtocolError(
+        `server answered line ${row.line}'s search with a result without a ${idField}; --unique needs every result's ${idField} to keep each place once`,
+        `without --unique such results are written as sent`,
+      );
     }
+    if (seen.has(key)) continue;
+    seen.add(key);
     kept.push(result);
   }
   return kept;

@@ -133,7 +133,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       } else if (outcome.kind === 'found') {
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
-        const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
+        const kept = flags.unique ? keepFirstPerPlace(items, seen, row) : items;
         await output.write(kept.map((item) => renderer.row(item)).join(''));
         state.results += kept.length;
         state.searched += 1;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ExactNumber } from '../../src/api/exact-number.js';
 import { keepFirstPerPlace, labelResult } from '../../src/batch/items.js';
 import { failedRowsError, requestCapError, resumeCommand, summaryLine } from '../../src/batch/summary.js';
 
@@ -51,11 +52,21 @@ describe('batch items', () => {
     expect(item.search_query).toBe('plumber');
   });
 
-  it('--unique keeps the first result per place_id across calls, and results without one', () => {
+  it('--unique keeps the first result per place_id across calls, 64-bit ids included', () => {
     const seen = new Set(['p0']);
-    const first = keepFirstPerPlace([{ place_id: 'p0' }, { place_id: 'p1' }, { name: 'no id' }], seen);
-    const second = keepFirstPerPlace([{ place_id: 'p1' }, { place_id: 'p2' }, { name: 'no id' }], seen);
-    expect(first).toEqual([{ place_id: 'p1' }, { name: 'no id' }]);
-    expect(second).toEqual([{ place_id: 'p2' }, { name: 'no id' }]);
+    const big = new ExactNumber('9007199254740993');
+    const first = keepFirstPerPlace([{ place_id: 'p0' }, { place_id: 'p1' }, { place_id: big }], seen, row);
+    const second = keepFirstPerPlace([{ place_id: 'p1' }, { place_id: 'p2' }, { place_id: big }], seen, row);
+    expect(first).toEqual([{ place_id: 'p1' }, { place_id: big }]);
+    expect(second).toEqual([{ place_id: 'p2' }]);
   });
+
+  it.each([{ name: 'no id' }, { place_id: null }, { place_id: '' }])(
+    '--unique refuses a result without a place_id (%j) rather than keep it unchecked',
+    (result) => {
+      expect(() => keepFirstPerPlace([{ place_id: 'p1' }, result], new Set(), row)).toThrow(
+        "server answered line 2's search with a result without a place_id; --unique needs every result's place_id to keep each place once",
+      );
+    },
+  );
 });
