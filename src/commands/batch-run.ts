@@ -134,7 +134,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen, row) : items;
-        await output.write(kept.map((item) => renderer.row(item)).join(''));
+        // flush: a table lays out its columns from the first search's results and shows them at once,
+        // rather than after the whole batch.
+        await output.write(kept.map((item) => renderer.row(item)).join('') + (renderer.flush?.() ?? ''));
         state.results += kept.length;
         state.searched += 1;
         if (!fromCache.has(row)) memory?.record(row, outcome.results);
