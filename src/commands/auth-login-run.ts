@@ -2,7 +2,7 @@
 // stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
 // echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
 // stored key and says which one it removed. Both write through config/profile-writer.ts (locked, 0600).
-import { UsageError } from '../api/errors.js';
+import { InterruptedError, UsageError } from '../api/errors.js';
 import { parseConfigValue } from '../config/keys.js';
 import { configFile } from '../config/paths.js';
 import { updateProfile } from '../config/profile-writer.js';
@@ -43,7 +43,7 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
       `pipe the key in: echo "$LEAD_API_KEY" | ${leadctl} auth login --with-token`,
     );
   }
-  const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr), {
+  const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
     kind: 'argument',
   });
 
@@ -112,17 +112,21 @@ async function chooseBaseUrl(
       `give it: ${at.leadctl} auth login --base-url <url>${ctx.io.stdin.isTTY ? '' : ' --with-token'}`,
     );
   }
-  const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ');
+  const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
   if (typed === '') throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
   return parseConfigValue('base-url', typed, { kind: 'argument' });
 }
 
-/** One line typed on the terminal, echoed as usual. */
-async function askLine(io: CommandContext['io'], question: string): Promise<string> {
+/** One line typed on the terminal, echoed as usual. Ctrl-C there, or SIGINT/SIGTERM, is an interrupt. */
+async function askLine(io: CommandContext['io'], question: string, signal: AbortSignal): Promise<string> {
   const { createInterface } = await import('node:readline/promises');
   const lines = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
   try {
-    return (await lines.question(question)).trim();
+    return (await lines.question(question, { signal })).trim();
+  } catch (error) {
+    // readline rejects with an AbortError both for Ctrl-C typed in it and for the run's signal.
+    if ((error as { code?: string }).code === 'ABORT_ERR') throw new InterruptedError();
+    throw error;
   } finally {
     lines.close();
   }

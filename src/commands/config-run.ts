@@ -35,6 +35,8 @@ export interface ConfigIo {
   /** The profile to act on (--profile, else LEADCTL_PROFILE, else "default"). */
   profile: string;
   quiet: boolean;
+  /** Aborted by SIGINT/SIGTERM: ends the key prompt. */
+  signal?: AbortSignal;
 }
 
 const DEFAULTS: Partial<Record<ConfigKey, number>> = {
@@ -58,7 +60,7 @@ export async function runConfigSet(key: string, value: string | undefined, io: C
       );
     }
   } else if (configKey === 'api-key') {
-    raw = await readSecret(io.stdin, 'API key: ', io.stderr);
+    raw = await readSecret(io.stdin, 'API key: ', io.stderr, io.signal);
   } else {
     throw new UsageError(`missing value for ${configKey}`, `run: leadctl config set ${configKey} <value>`);
   }

@@ -5,7 +5,7 @@ import type { ConfigIo } from './config-run.js';
 import type { CommandContext, ContextFor } from './context.js';
 import { examples } from './help-text.js';
 
-function configIo({ io, globals }: CommandContext): ConfigIo {
+function configIo({ io, globals, signal }: CommandContext): ConfigIo {
   return {
     stdout: io.stdout,
     stderr: io.stderr,
@@ -13,6 +13,7 @@ function configIo({ io, globals }: CommandContext): ConfigIo {
     env: io.env,
     profile: selectedProfileName(globals.profile, io.env),
     quiet: Boolean(globals.quiet),
+    signal,
   };
 }
 

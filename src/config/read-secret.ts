@@ -7,13 +7,17 @@ export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?
 /** Far more than any API key: a bigger input is a wrong file piped in, not a key. */
 const MAX_SECRET_BYTES = 64 * 1024;
 
-/** The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt. */
+/**
+ * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt or
+ * when `signal` aborts (SIGINT or SIGTERM from another process: raw mode keeps Ctrl-C from being one).
+ */
 export async function readSecret(
   input: SecretInput,
   prompt: string,
   output: NodeJS.WritableStream,
+  signal?: AbortSignal,
 ): Promise<string> {
-  const secret = input.isTTY ? await promptHidden(input, prompt, output) : await readAll(input);
+  const secret = input.isTTY ? await promptHidden(input, prompt, output, signal) : await readAll(input);
   const trimmed = secret.trim();
   if (trimmed === '') {
     throw new UsageError(
@@ -41,7 +45,13 @@ const CTRL_C = '\u0003';
 const BACKSPACE = new Set(['\u007f', '\b']);
 const ESCAPE = '\u001b';
 
-function promptHidden(input: SecretInput, prompt: string, output: NodeJS.WritableStream): Promise<string> {
+function promptHidden(
+  input: SecretInput,
+  prompt: string,
+  output: NodeJS.WritableStream,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  if (signal?.aborted) return Promise.reject(new InterruptedError());
   // In raw mode the terminal neither echoes nor turns Ctrl-C into SIGINT: we handle both keys here.
   // Raw mode goes on before the prompt shows, so a key pasted the moment the prompt appears is not echoed.
   input.setRawMode?.(true);
@@ -53,6 +63,7 @@ function promptHidden(input: SecretInput, prompt: string, output: NodeJS.Writabl
     const finish = (error?: Error) => {
       input.off('data', onData);
       input.off('end', onEnd);
+      signal?.removeEventListener('abort', onAbort);
       input.setRawMode?.(false);
       input.pause();
       output.write('\n');
@@ -70,7 +81,9 @@ function promptHidden(input: SecretInput, prompt: string, output: NodeJS.Writabl
       }
     };
     const onEnd = () => finish();
+    const onAbort = () => finish(new InterruptedError());
     input.on('data', onData);
     input.on('end', onEnd);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -56,6 +56,8 @@ export interface PtyRun {
   exited: Promise<PtyExit>;
   /** Ends the run (SIGKILL to the process group's leader) if it is still going. */
   kill(): void;
+  /** Sends a signal to leadctl itself, as `kill -INT <pid>` from another shell would (Linux: via /proc). */
+  signal(name: NodeJS.Signals): Promise<void>;
 }
 
 const run = promisify(execFile);
@@ -212,7 +214,23 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
       }
     },
     kill: () => killPty(pty),
+    signal: async (name) => {
+      process.kill(await childOf(pty.pid), name);
+    },
   };
+}
+
+/** The pid of the wrapper's one child (leadctl), read from /proc as `pgrep -P` would. */
+async function childOf(parent: number): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === parent) return Number(entry);
+  }
+  throw new Error(`pty: no child of ${parent} (leadctl has exited?)`);
 }
 
 function killPty(pty: IPty): void {
