@@ -30,9 +30,9 @@ describe("import { LeadClient } from 'leadctl'", () => {
   });
 
   it('is the program docs/library.md shows', () => {
-    const readme = readFileSync(resolve(ROOT, 'docs/library.md'), 'utf8');
+    const page = readFileSync(resolve(ROOT, 'docs/library.md'), 'utf8');
     const program = readFileSync(resolve(ROOT, 'examples/library.mjs'), 'utf8');
-    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(readme)?.[1];
+    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(page)?.[1];
     expect(program.endsWith(block ?? '(no block)')).toBe(true);
   });
 
