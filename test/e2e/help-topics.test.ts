@@ -12,12 +12,13 @@ import {
 import { runInProcess } from '../helpers/in-process.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const CONFIG_DOC = readFileSync(resolve(import.meta.dirname, '../../docs/config.md'), 'utf8');
 
 /** The cells of the first markdown table after `heading`, header and separator rows left out. */
-function tableAfter(heading: string): string[][] {
-  const start = README.indexOf(`\n${heading}\n`);
-  expect(start, `README has no "${heading}" heading`).toBeGreaterThanOrEqual(0);
-  const lines = README.slice(start).split('\n');
+function tableAfter(heading: string, markdown = README): string[][] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  expect(start, `no "${heading}" heading`).toBeGreaterThanOrEqual(0);
+  const lines = markdown.slice(start).split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
@@ -44,8 +45,9 @@ describe('help topics', () => {
     expect(tableAfter('## Exit codes')).toEqual(exitCodeMarkdownRows());
   });
 
-  it("every variable in the README's settings table has the same flag and key in the environment table", () => {
-    const settings = tableAfter('## Configuration');
+  it("every variable in docs/config.md's settings table has the same flag and key in the environment table", () => {
+    const settings = tableAfter('## Settings', CONFIG_DOC);
+    expect(settings.length).toBeGreaterThan(10);
     for (const [flag, variable, configKey] of settings) {
       const name = /^`([A-Z_]+)/.exec(variable ?? '')?.[1];
       if (!name) continue;

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe("import { LeadClient } from 'leadctl'", () => {
-  it('runs the README example against the sandbox', async () => {
+  it('runs the example of docs/library.md against the sandbox', async () => {
     const r = await execa('node', ['examples/library.mjs'], {
       cwd: ROOT,
       reject: false,
@@ -29,10 +29,10 @@ describe("import { LeadClient } from 'leadctl'", () => {
     expect(pages.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('is the program the README shows', () => {
-    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+  it('is the program docs/library.md shows', () => {
+    const page = readFileSync(resolve(ROOT, 'docs/library.md'), 'utf8');
     const program = readFileSync(resolve(ROOT, 'examples/library.mjs'), 'utf8');
-    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(readme)?.[1];
+    const block = /```js\n\/\/ examples\/library\.mjs \(run by the tests\)\n([\s\S]*?)```/.exec(page)?.[1];
     expect(program.endsWith(block ?? '(no block)')).toBe(true);
   });
 

@@ -41,6 +41,36 @@ function examplesOf(file: string): Example[] {
 
 const EXAMPLES = FILES.flatMap(examplesOf);
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replaceAll(' ', '-');
+
+/** The markdown outside fenced blocks, where headings and links are. */
+const proseOf = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
+
+/** The anchors a markdown file offers: one per heading, a repeated one numbered as GitHub does. */
+function anchorsOf(file: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const [, heading] of proseOf(readFileSync(file, 'utf8')).matchAll(/^#{1,6} +(.+?) *$/gm)) {
+    const base = anchorOf(heading ?? '');
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n += 1) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+/** Each relative link of a file (`[text](target)`), with its line, for a reader who follows it. */
+function relativeLinksOf(file: string): { line: number; target: string }[] {
+  const prose = proseOf(readFileSync(join(ROOT, file), 'utf8'));
+  return [...prose.matchAll(/\]\(([^()\s]+)\)/g)]
+    .filter((match) => !/^[a-z]+:/.test(match[1] ?? ''))
+    .map((match) => ({ line: prose.slice(0, match.index).split('\n').length, target: match[1] ?? '' }));
+}
+
 interface Context {
   baseUrl: string;
   apiKey: string;
@@ -49,8 +79,6 @@ interface Context {
 /** Text in the docs that stands for the reader's own values or set-up, and what the tests use. */
 const PLACEHOLDERS: [text: string, by: (context: Context) => string, why: string][] = [
   ['https://api.example.com', (c) => c.baseUrl, "the reader's API server: the test's sandbox"],
-  ['npm install && ', () => '', "the reader's install: the tests run the built tree"],
-  ['node bin/leadctl.js', () => 'leadctl', 'the built binary of a clone: on PATH here'],
   ['--profile nightly auth', () => 'auth', "a profile of the reader's: the default one here"],
 ];
 
@@ -145,6 +173,21 @@ describe('code examples in README.md and docs/', () => {
     const all = EXAMPLES.map((example) => example.code).join('\n');
     for (const [text] of PLACEHOLDERS) expect(all, text).toContain(text);
     for (const [start] of NOT_RUNNABLE) expect(all, start).toContain(start);
+  });
+
+  it('every relative link leads to a file that exists, and to a heading of it', () => {
+    const broken: string[] = [];
+    for (const file of FILES) {
+      for (const { line, target } of relativeLinksOf(file)) {
+        const [path = '', anchor] = target.split('#');
+        const to = path === '' ? join(ROOT, file) : resolve(ROOT, file, '..', path);
+        if (!existsSync(to)) broken.push(`${file}:${line}: ${target} (no such file)`);
+        else if (anchor !== undefined && to.endsWith('.md') && !anchorsOf(to).has(anchor)) {
+          broken.push(`${file}:${line}: ${target} (no such heading)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   const shellExamples = EXAMPLES.filter((example) => SHELLS[example.lang] !== undefined);
