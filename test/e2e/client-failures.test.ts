@@ -250,11 +250,11 @@ describe('safety and cancellation', () => {
   });
 
   it("rejects with an AbortedError caused by the caller's reason, without retrying", async () => {
-    server.route('GET', LEADS, silence);
     const controller = new AbortController();
     const reason = new Error('interrupted by user');
+    // The caller aborts once the server holds the request (never answered), not after a guessed delay.
+    server.route('GET', LEADS, () => controller.abort(reason));
     const pending = makeClient().listLeads({}, { signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 50);
     await expect(pending).rejects.toMatchObject({
       name: 'AbortedError',
       exitCode: 130,
