@@ -1,7 +1,7 @@
 // The deterministic generator: every lead and history entry is a pure function of the seed and an
 // index, so 200,000 leads cost no memory until they are served. Search results: search-results.ts.
 
-import { makeBusiness, TRADES, type Trade } from './businesses.js';
+import { makeBusiness, TRADES, type Trade } from './catalog.js';
 import { hostileCategoryFor, hostileNameFor } from './hostile.js';
 import { CITIES, type Place } from './places.js';
 import { hashText, type SeededRandom, Stream, streamFor } from './random.js';

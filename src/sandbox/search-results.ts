@@ -1,7 +1,7 @@
 // Search results: a fixed set of businesses per (seed, normalized query, normalized location), the
 // first ones shared by every radius, placed uniformly within the radius around the searched place.
 
-import { tradeForQuery } from './businesses.js';
+import { tradeForQuery } from './catalog.js';
 import { contactDetails, normalizeText, resultCount, type SearchCriteria } from './data.js';
 import { type ResolvedPlace, resolveLocation } from './places.js';
 import { hashText, type SeededRandom, Stream, streamFor } from './random.js';

@@ -4,7 +4,7 @@
 import { SearchCache } from './cache.js';
 import { HistoryStore } from './history-store.js';
 import { type AllowanceOverrides, allowanceFor, type PlanAllowance } from './keys.js';
-import { LeadStore } from './lead-store.js';
+import { LeadStore } from './stores.js';
 import { UsageLedger } from './limits.js';
 import { hashInts, SeededRandom, Stream, toSeed } from './random.js';
 import type { SandboxOptions, SandboxPlan, SandboxVariant } from './types.js';

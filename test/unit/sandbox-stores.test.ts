@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_CACHE_TTL_MS, SearchCache } from '../../src/sandbox/cache.js';
 import { HistoryStore } from '../../src/sandbox/history-store.js';
-import { LeadStore } from '../../src/sandbox/lead-store.js';
+import { LeadStore } from '../../src/sandbox/stores.js';
 import { firstOfNextUtcMonth, nextUtcMidnight, UsageLedger } from '../../src/sandbox/limits.js';
 
 const ANCHOR = Date.parse('2024-06-15T12:00:00Z');
