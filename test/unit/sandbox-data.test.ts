@@ -1,9 +1,14 @@
 // The deterministic generator: shapes, realism, determinism, and hostile values only on request.
 import { describe, expect, it } from 'vitest';
-import { generateHistoryEntry, generateLead, normalizeText } from '../../src/sandbox/data.js';
-import { HOSTILE_CATEGORIES, HOSTILE_NAMES } from '../../src/sandbox/hostile.js';
-import { resolveLocation } from '../../src/sandbox/places.js';
-import { generateSearchResults } from '../../src/sandbox/search-results.js';
+import { resolveLocation } from '../../src/sandbox/catalog.js';
+import {
+  generateHistoryEntry,
+  generateLead,
+  generateSearchResults,
+  HOSTILE_CATEGORIES,
+  HOSTILE_NAMES,
+  normalizeText,
+} from '../../src/sandbox/data.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PHONE = /^\+1 \d{3}-555-01\d{2}$/;
