@@ -14,19 +14,19 @@ export interface Trade {
 
 // keywords (comma-separated) | category | name patterns (" / "-separated)
 const TRADE_TABLE = `
-plumb|Plumber|{P} Plumbing Co. / {S} & Sons Plumbing / {C} Plumbing & Drain / {P} Rooter / {S} Plumbing Services
+plumb,plomer|Plumber|{P} Plumbing Co. / {S} & Sons Plumbing / {C} Plumbing & Drain / {P} Rooter / {S} Plumbing Services
 electric|Electrician|{P} Electric / {S} Electrical Services / {C} Electric Co. / {P} Wiring & Lighting
 dentist,dental|Dentist|{P} Family Dentistry / {S} Dental Group / {C} Smiles / Dr. {S} DDS
 lawyer,attorney,law firm|Law Firm|{S} & {S2} LLP / {S} Law Group / {C} Legal Partners / {P} Law Office
 coffee,cafe,café,espresso|Coffee Shop|{P} Coffee Roasters / {S}'s Cafe / {C} Espresso Bar / The Daily Grind {C}
 pizza|Pizza Restaurant|{S}'s Pizza / {P} Pizza Co. / {C} Slice House / Brick Oven {C}
-restaurant,diner,food|Restaurant|{P} Kitchen / {S}'s Diner / {C} Grill & Bar / The {P} Table
+restaurant,diner,food,ramen,taquer|Restaurant|{P} Kitchen / {S}'s Diner / {C} Grill & Bar / The {P} Table
 roof|Roofing Contractor|{P} Roofing / {S} Roofing & Gutters / {C} Roof Pros / {P} Exteriors
 hvac,heating,air condition,ac repair|HVAC Contractor|{P} Heating & Air / {S} Comfort Systems / {C} HVAC Co. / {P} Climate Control
 mechanic,auto repair,car repair,auto|Auto Repair Shop|{P} Auto Repair / {S}'s Garage / {C} Auto Care / {P} Tire & Service
 hair,salon,barber|Hair Salon|{P} Hair Studio / Salon {S} / {C} Cuts / The {P} Barbershop
 gym,fitness,yoga|Gym|{P} Fitness / {C} Strength Club / {S} Training Studio / {P} Yoga & Fitness
-bakery,bake|Bakery|{P} Bakery / {S}'s Bake Shop / {C} Bread Co. / Sweet {P} Bakehouse
+bakery,bake,пекарн,panader|Bakery|{P} Bakery / {S}'s Bake Shop / {C} Bread Co. / Sweet {P} Bakehouse
 landscap,lawn,garden|Landscaper|{P} Landscaping / {S} Lawn & Garden / {C} Yard Care / Green {P} Landscapes
 clean,maid,janitor|Cleaning Service|{P} Cleaning Co. / {S} Maid Service / {C} Sparkle Cleaners / {P} Janitorial
 real estate,realtor,realty|Real Estate Agency|{P} Realty / {S} Real Estate Group / {C} Home Finders / {P} Properties
@@ -63,6 +63,10 @@ OR:Rose City,Cascade
 AZ:Desert,Saguaro
 IL:Windy City,Prairie
 MA:Bay State,Beacon
+RI:Ocean State,Narragansett
+CT:Nutmeg,Constitution
+NJ:Garden State,Jersey Shore
+VT:Green Mountain,Champlain
 GA:Peach State,Peachtree
 TN:Music City,Volunteer
 NV:Silver State,Desert
@@ -77,7 +81,7 @@ NC:Tar Heel,Queen City`
 );
 
 const SURNAMES: readonly string[] =
-  'Johnson Garcia Miller Nguyen Patel Williams Brown Martinez Anderson Kim Thompson Lopez Walker Hernandez Carter Reyes Bennett Foster Hughes Ramirez'.split(
+  "Johnson Garcia Miller Nguyen Patel Williams Brown Martinez Anderson Kim Thompson Lopez Walker Hernandez Carter Reyes Bennett Foster Müller Muñoz Peña O'Brien Hughes Ramirez".split(
     ' ',
   );
 
@@ -98,6 +102,57 @@ export function tradeForQuery(normalizedQuery: string): Trade {
   };
 }
 
+/**
+ * Businesses that go by a name in their owners' language, as real listings do: accents, Cyrillic,
+ * CJK, Hangul. Category | name=website slug, " / "-separated (a slug, as such a shop's site has one).
+ */
+const NATIVE_NAME_TABLE = `
+Plumber|Ñandú Plomería=nanduplomeria / Plomería Peña=plomeriapena
+Electrician|Eléctrica Hernández=electricahernandez / Électricité Dubois=electricitedubois
+Dentist|Clínica Dental Sonrisa=clinicasonrisa / 서울 치과=seouldental
+Law Firm|Bufete Jurídico Muñoz=bufetemunoz
+Coffee Shop|Café Müller=cafemuller / Kaffeehaus Grüner Baum=gruenerbaum / Café Olé=cafeole
+Pizza Restaurant|Pizzería Lúcia=pizzerialucia
+Restaurant|東京ラーメン=tokyoramen / Phở Sài Gòn=phosaigon / Taquería El Güero=taqueriaelguero / 서울 식당=seoulsikdang
+Hair Salon|Salón Belleza Rosé=salonrose / 미용실 하나=hanasalon
+Gym|Спортзал Атлант=atlantgym
+Bakery|Пекарня Колос=kolosbakery / Boulangerie Étoile=boulangerieetoile / 台湾烘焙坊=taiwanbakery
+Landscaper|Jardinería Núñez=jardinerianunez
+Cleaning Service|Limpieza Martínez=limpiezamartinez
+Auto Repair Shop|Taller Mecánico Ramírez=tallerramirez
+Accountant|Contabilidad Gómez=contabilidadgomez
+Florist|花屋さくら=hanayasakura / Floristería Lirio=floristerialirio`;
+
+export interface NativeName {
+  name: string;
+  slug: string;
+}
+
+const NATIVE_NAMES: ReadonlyMap<string, readonly NativeName[]> = new Map(
+  NATIVE_NAME_TABLE.trim()
+    .split('\n')
+    .map((line) => {
+      const [category = '', names = ''] = line.split('|');
+      const entries = names.split(' / ').map((entry) => {
+        const [name = '', slug = ''] = entry.split('=');
+        return { name, slug };
+      });
+      return [category, entries];
+    }),
+);
+
+/** The native name called `name`, wherever it sits in the table (the showcase leads pick theirs). */
+export function nativeName(name: string): { category: string; native: NativeName } {
+  for (const [category, names] of NATIVE_NAMES) {
+    const native = names.find((entry) => entry.name === name);
+    if (native) return { category, native };
+  }
+  throw new Error(`no native name ${name}`);
+}
+
+/** About one business in twelve of a trade that has native names goes by one. */
+const NATIVE_NAME_RATE = 1 / 12;
+
 export interface BusinessIdentity {
   name: string;
   category: string;
@@ -110,6 +165,11 @@ export function makeBusiness(
   city: string,
   state: string,
 ): BusinessIdentity {
+  const natives = NATIVE_NAMES.get(trade.category);
+  if (natives && random.chance(NATIVE_NAME_RATE)) {
+    const native = random.pick(natives);
+    return { name: native.name, category: trade.category, website: websiteFor(random, native.slug) };
+  }
   const regional = REGIONAL_PREFIXES[state] ?? [];
   const prefixes = regional.length > 0 && random.chance(0.5) ? regional : GENERIC_PREFIXES;
   const surname = random.pick(SURNAMES);
@@ -131,7 +191,8 @@ function otherSurname(random: SeededRandom, surname: string): string {
 const NON_ASCII = /[^\x00-\x7f]/;
 const TLDS = ['.com', '.com', '.com', '.net', '.co', '.biz'];
 
-function websiteFor(random: SeededRandom, name: string): string {
+export function websiteFor(random: SeededRandom, name: string): string {
+  // "Muñoz" -> "munoz": NFKD splits the accent off, and the filter drops it.
   const ascii = NON_ASCII.test(name) ? name.normalize('NFKD') : name;
   const slug = ascii.toLowerCase().replace(/[^a-z0-9]+/g, '') || 'business';
   const host = random.chance(0.6) ? `www.${slug}` : slug;
@@ -167,7 +228,12 @@ Philadelphia|PA|39.9526|-75.1652|215|19103 19106
 Seattle|WA|47.6062|-122.3321|206|98101 98103 98109
 Portland|OR|45.5152|-122.6784|503|97201 97205 97209
 Denver|CO|39.7392|-104.9903|303|80202 80205 80211
-Boston|MA|42.3601|-71.0589|617|02108 02115 02116
+Boston|MA|42.3601|-71.0589|617|02108 02115 02116 02134
+Cambridge|MA|42.3736|-71.1097|617|02138 02139 02141
+Providence|RI|41.824|-71.4128|401|02903 02906 02908
+Hartford|CT|41.7658|-72.6734|860|06103 06105 06106
+Newark|NJ|40.7357|-74.1724|973|07102 07104 07107
+Burlington|VT|44.4759|-73.2121|802|05401 05408
 Miami|FL|25.7617|-80.1918|305|33128 33130 33137
 Atlanta|GA|33.749|-84.388|404|30303 30308 30312
 Nashville|TN|36.1627|-86.7816|615|37203 37206 37212
@@ -183,7 +249,7 @@ export const CITIES: readonly Place[] = CITY_TABLE.trim()
   });
 
 const STATE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
-  'texas:TX,new york:NY,california:CA,illinois:IL,arizona:AZ,pennsylvania:PA,washington:WA,oregon:OR,colorado:CO,massachusetts:MA,florida:FL,georgia:GA,tennessee:TN,minnesota:MN,nevada:NV,north carolina:NC'
+  'texas:TX,new york:NY,california:CA,illinois:IL,arizona:AZ,pennsylvania:PA,washington:WA,oregon:OR,colorado:CO,massachusetts:MA,rhode island:RI,connecticut:CT,new jersey:NJ,vermont:VT,florida:FL,georgia:GA,tennessee:TN,minnesota:MN,nevada:NV,north carolina:NC'
     .split(',')
     .map((pair) => pair.split(':') as [string, string]),
 );

@@ -29,6 +29,8 @@ interface SerialRun {
 export interface SavedLeadRef {
   serial: number;
   savedAtMs: number;
+  /** Place among the leads saved with it, newest first: fixed, so removing leads changes no lead. */
+  rank: number;
 }
 
 const noJitter = () => 0;
@@ -109,7 +111,7 @@ export class LeadStore {
       for (let i = skip; i < size && refs.length < count; i++) {
         const serial = run.end - 1 - i;
         const age = (run.topSerial - serial) * run.stepMs + run.jitter(serial);
-        refs.push({ serial, savedAtMs: run.newestAtMs - age });
+        refs.push({ serial, savedAtMs: run.newestAtMs - age, rank: run.topSerial - serial });
       }
       skip = 0;
     }
