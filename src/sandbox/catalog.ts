@@ -210,31 +210,33 @@ export interface Place {
   lng: number;
   areaCode: string;
   zips: readonly string[];
+  /** Compass bearing (degrees) of open water within a search's reach: no business is put there. */
+  seaBearing?: number;
 }
 
-// city | state | lat | lng | area code | zips
+// city | state | lat | lng | area code | zips | bearing of the sea, bay or lake (coastal cities)
 const CITY_TABLE = `
 Austin|TX|30.2672|-97.7431|512|78701 78704 78745
 Dallas|TX|32.7767|-96.797|214|75201 75204 75206
 Houston|TX|29.7604|-95.3698|713|77002 77006 77008
 San Antonio|TX|29.4241|-98.4936|210|78205 78209
-New York|NY|40.7128|-74.006|212|10001 10002 10011
+New York|NY|40.7128|-74.006|212|10001 10002 10011|160
 Los Angeles|CA|34.0522|-118.2437|213|90012 90026
-San Francisco|CA|37.7749|-122.4194|415|94102 94110
-San Diego|CA|32.7157|-117.1611|619|92101 92103
-Chicago|IL|41.8781|-87.6298|312|60601 60614 60622
+San Francisco|CA|37.7749|-122.4194|415|94102 94110|270
+San Diego|CA|32.7157|-117.1611|619|92101 92103|260
+Chicago|IL|41.8781|-87.6298|312|60601 60614 60622|90
 Phoenix|AZ|33.4484|-112.074|602|85003 85004 85016
 Philadelphia|PA|39.9526|-75.1652|215|19103 19106
-Seattle|WA|47.6062|-122.3321|206|98101 98103 98109
+Seattle|WA|47.6062|-122.3321|206|98101 98103 98109|270
 Portland|OR|45.5152|-122.6784|503|97201 97205 97209
 Denver|CO|39.7392|-104.9903|303|80202 80205 80211
-Boston|MA|42.3601|-71.0589|617|02108 02115 02116 02134
-Cambridge|MA|42.3736|-71.1097|617|02138 02139 02141
-Providence|RI|41.824|-71.4128|401|02903 02906 02908
+Boston|MA|42.3601|-71.0589|617|02108 02115 02116 02134|80
+Cambridge|MA|42.3736|-71.1097|617|02138 02139 02141|90
+Providence|RI|41.824|-71.4128|401|02903 02906 02908|170
 Hartford|CT|41.7658|-72.6734|860|06103 06105 06106
 Newark|NJ|40.7357|-74.1724|973|07102 07104 07107
-Burlington|VT|44.4759|-73.2121|802|05401 05408
-Miami|FL|25.7617|-80.1918|305|33128 33130 33137
+Burlington|VT|44.4759|-73.2121|802|05401 05408|270
+Miami|FL|25.7617|-80.1918|305|33128 33130 33137|90
 Atlanta|GA|33.749|-84.388|404|30303 30308 30312
 Nashville|TN|36.1627|-86.7816|615|37203 37206 37212
 Minneapolis|MN|44.9778|-93.265|612|55401 55403 55408
@@ -244,8 +246,9 @@ Charlotte|NC|35.2271|-80.8431|704|28202 28203 28205`;
 export const CITIES: readonly Place[] = CITY_TABLE.trim()
   .split('\n')
   .map((line) => {
-    const [city = '', state = '', lat = '', lng = '', areaCode = '', zips = ''] = line.split('|');
-    return { city, state, lat: Number(lat), lng: Number(lng), areaCode, zips: zips.split(' ') };
+    const [city = '', state = '', lat = '', lng = '', areaCode = '', zips = '', sea] = line.split('|');
+    const place = { city, state, lat: Number(lat), lng: Number(lng), areaCode, zips: zips.split(' ') };
+    return sea === undefined ? place : { ...place, seaBearing: Number(sea) };
   });
 
 const STATE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(

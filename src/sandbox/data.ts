@@ -236,10 +236,17 @@ function placeId(random: SeededRandom): string {
   return id;
 }
 
-/** A point uniformly spread within `radius` miles of the centre, rounded to 6 decimals (~10 cm). */
+/**
+ * A point uniformly spread within `radius` miles of the centre, rounded to 6 decimals (~10 cm). In a
+ * coastal city a point drawn towards the water is turned to the other side, so none lies offshore.
+ */
 function nearby(random: SeededRandom, place: ResolvedPlace, radius: number): { lat: number; lng: number } {
   const distance = Math.sqrt(random.next()) * radius;
-  const angle = random.next() * 2 * Math.PI;
+  let angle = random.next() * 2 * Math.PI;
+  if (place.seaBearing !== undefined && distance > 1) {
+    const offSea = Math.abs((((((angle * 180) / Math.PI - place.seaBearing) % 360) + 540) % 360) - 180);
+    if (offSea < 80) angle += Math.PI;
+  }
   const lat = place.lat + (distance * Math.cos(angle)) / MILES_PER_DEGREE_LAT;
   const lngScale = MILES_PER_DEGREE_LAT * Math.cos((place.lat * Math.PI) / 180);
   const lng = place.lng + (distance * Math.sin(angle)) / lngScale;

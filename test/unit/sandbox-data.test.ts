@@ -177,6 +177,20 @@ describe('generateSearchResults', () => {
     }
   });
 
+  it('keeps the businesses of a coastal city on land: none towards the water beyond a mile', () => {
+    const boston = { lat: 42.3601, lng: -71.0589 };
+    const results = generateSearchResults(1, { query: 'pizza', location: 'Boston', radius: 50 });
+    expect(results.length).toBeGreaterThan(20);
+    for (const result of results) {
+      const north = (result.lat - boston.lat) * 69;
+      const east = (result.lng - boston.lng) * 69 * Math.cos((boston.lat * Math.PI) / 180);
+      if (Math.hypot(north, east) <= 1.01) continue;
+      // Boston Harbor and Massachusetts Bay lie east-north-east (bearing 80): nothing within 80 degrees of it.
+      const bearing = ((Math.atan2(east, north) * 180) / Math.PI + 360) % 360;
+      expect(Math.abs(bearing - 80), `${result.lat},${result.lng}`).toBeGreaterThanOrEqual(80 - 0.01);
+    }
+  });
+
   it('grows with the radius while keeping the first results', () => {
     const wide = generateSearchResults(1, { ...austin, radius: 50 });
     const narrow = generateSearchResults(1, austin);
