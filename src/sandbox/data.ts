@@ -179,7 +179,7 @@ export function generateLead(
   const drawnZip = random.pick(drawnCity.zips);
   const trade = random.pick(TRADES);
   const showcase = rank === undefined ? undefined : SHOWCASE[rank];
-  const city = CITIES.find((place) => place.city === showcase?.city) ?? drawnCity;
+  const city = (showcase?.city && CITIES.find((place) => place.city === showcase.city)) || drawnCity;
   const zip = showcase?.zip ?? (city === drawnCity ? drawnZip : city.zips[0]);
   const tail = `${city.city}, ${city.state} ${zip}`;
   const details = contactDetails(random, trade, city, tail, hostile ? serial : undefined, showcase);
