@@ -3,9 +3,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { readBody, splitTarget, writeJson } from './http-io.js';
 import { SANDBOX_KEYS } from './keys.js';
-import { type ApiResponse, errorResponse } from './responses.js';
+import { type ApiResponse, errorResponse, readBody, splitTarget, writeJson } from './responses.js';
 import { routeRequest } from './routes.js';
 import { createState, resolveSettings } from './state.js';
 import type { RecordedRequest, RequestHook, SandboxHandle, SandboxOptions } from './types.js';

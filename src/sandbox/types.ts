@@ -7,17 +7,25 @@ import type { HistoryEntrySchema, JsonNumber, LeadSchema, SearchResultSchema } f
 
 /**
  * A resource as the sandbox serves it: every field the spec names, in its order; a numeric field is a
- * number, any other (identities, text) a string; `Nullable` fields may be null.
+ * number, any other (identities, text) a string; `Nullable` fields may be null, `Absent` ones may be
+ * left out (the spec leaves nullability open, and servers say "none" each their own way).
  */
-type Served<Schema extends { shape: object }, Nullable extends string = never> = {
-  -readonly [K in keyof Schema['shape']]:
-    | (NonNullable<z.output<Schema['shape'][K]>> extends JsonNumber ? number : string)
-    | (K extends Nullable ? null : never);
-};
+type Served<
+  Schema extends { shape: object },
+  Nullable extends string = never,
+  Absent extends string = never,
+> = {
+  -readonly [K in Exclude<keyof Schema['shape'], Absent>]: ServedField<Schema, K, Nullable>;
+} & { -readonly [K in Extract<keyof Schema['shape'], Absent>]?: ServedField<Schema, K, Nullable> };
 
-export type Lead = Served<typeof LeadSchema, 'phone' | 'website'>;
+type ServedField<Schema extends { shape: object }, K extends keyof Schema['shape'], Nullable extends string> =
+  | (NonNullable<z.output<Schema['shape'][K]>> extends JsonNumber ? number : string)
+  | (K extends Nullable ? null : never);
+
+type Contact = 'phone' | 'website';
+export type Lead = Served<typeof LeadSchema, Contact | 'rating', Contact>;
 export type HistoryEntry = Served<typeof HistoryEntrySchema>;
-export type SearchResult = Served<typeof SearchResultSchema, 'phone' | 'website'>;
+export type SearchResult = Served<typeof SearchResultSchema, Contact | 'rating', Contact>;
 
 export type SandboxPlan = 'free' | 'pro' | 'agency';
 export type SandboxVariant = 'a' | 'b';

@@ -102,14 +102,58 @@ describe('GET /api/v1/leads', () => {
     expect(past.json).toEqual({ leads: [], meta: { page: 4, limit: 100, total: 300, totalPages: 3 } });
   });
 
-  it('includes businesses without a phone or a website (null), but not too many', async () => {
+  it('says "none" in each way real servers do, null, "" and a left-out key, but not too often', async () => {
     const { json } = await call(sandbox, '/api/v1/leads?limit=100');
-    const noPhone = json.leads.filter((lead: { phone: unknown }) => lead.phone === null).length;
-    const noSite = json.leads.filter((lead: { website: unknown }) => lead.website === null).length;
-    expect(noPhone).toBeGreaterThan(0);
-    expect(noPhone).toBeLessThan(30);
-    expect(noSite).toBeGreaterThan(0);
-    expect(noSite).toBeLessThan(30);
+    for (const field of ['phone', 'website']) {
+      const none = json.leads.filter((lead: Record<string, unknown>) => !lead[field]);
+      expect(none.some((lead: Record<string, unknown>) => lead[field] === null)).toBe(true);
+      expect(none.some((lead: Record<string, unknown>) => lead[field] === '')).toBe(true);
+      expect(none.some((lead: Record<string, unknown>) => !(field in lead))).toBe(true);
+      expect(none.length).toBeLessThan(30);
+    }
+    const phones = json.leads.map((lead: { phone?: string | null }) => lead.phone).filter(Boolean);
+    expect(phones.some((phone: string) => /^\+1\d{10}$/.test(phone))).toBe(true);
+    expect(phones.some((phone: string) => /^\+1 \d{3}-\d{3}-\d{4}$/.test(phone))).toBe(true);
+  });
+
+  it('lists the documented oddities first, in a fresh sandbox and in the leads saved later', async () => {
+    const fresh = await startSandbox({ leads: 30, seed: 3 });
+    try {
+      const check = (leads: Record<string, unknown>[]) => {
+        expect(leads[0]?.phone).toMatch(/^\+1 \d{3}-555-01\d\d$/);
+        expect(leads[0]?.website).toMatch(/^https:\/\//);
+        expect(leads[1]?.phone).toMatch(/^\+1\d{3}55501\d\d$/);
+        expect(leads[2]).toMatchObject({ phone: null, website: null });
+        expect(leads[3]).toMatchObject({ phone: '', website: '' });
+        expect(Object.keys(leads[4] ?? {})).toEqual([
+          'id',
+          'name',
+          'address',
+          'rating',
+          'review_count',
+          'category',
+          'saved_at',
+        ]);
+        expect(leads[5]).toMatchObject({
+          name: 'Café Müller',
+          address: expect.stringMatching(/, Boston, MA 02134$/),
+        });
+        expect(leads[6]).toMatchObject({ name: '東京ラーメン', rating: null, review_count: 0 });
+        expect(leads[7]).toMatchObject({ name: 'Пекарня Колос', review_count: 1 });
+        expect(leads[8]).toMatchObject({
+          name: 'Ñandú Plomería',
+          address: expect.stringMatching(/, NJ 07102$/),
+        });
+      };
+      const before = (await call(fresh, '/api/v1/leads?limit=10')).json.leads;
+      check(before);
+      fresh.addLeads(12);
+      const after = (await call(fresh, '/api/v1/leads?limit=22')).json.leads;
+      check(after);
+      expect(after.slice(12)).toEqual(before);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it.each([

@@ -1,9 +1,7 @@
 // Saved leads as serial runs, history, quota counters and their resets, and the search cache.
 import { describe, expect, it } from 'vitest';
-import { SEARCH_CACHE_TTL_MS, SearchCache } from '../../src/sandbox/cache.js';
-import { HistoryStore } from '../../src/sandbox/history-store.js';
-import { LeadStore } from '../../src/sandbox/lead-store.js';
-import { firstOfNextUtcMonth, nextUtcMidnight, UsageLedger } from '../../src/sandbox/limits.js';
+import { firstOfNextUtcMonth, nextUtcMidnight, UsageLedger } from '../../src/sandbox/state.js';
+import { HistoryStore, LeadStore, SEARCH_CACHE_TTL_MS, SearchCache } from '../../src/sandbox/stores.js';
 
 const ANCHOR = Date.parse('2024-06-15T12:00:00Z');
 const noJitter = () => 0.5;
