@@ -212,8 +212,3 @@ function planParsed(parsed: ParsedInput, source: string, inputWords: string[]): 
   const { unique, duplicates } = dedupeRows(rows);
   return { unique, duplicates: duplicates.length, fingerprint: inputFingerprint(unique), inputWords };
 }
-
-/** The input as text, for callers that read it before --columns existed. */
-export async function readInputText(input: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  return decodeInput(await readInputBytes(input, stdin), input === '-' ? 'standard input' : input);
-}
