@@ -154,12 +154,15 @@ describe('separators and encodings', () => {
 
   it('keeps a comma file a comma file when its queries hold semicolons', async () => {
     const s = await sandbox();
-    const file = await inputFile('comma.csv', 'query,location\nplumber;drains;24h,Austin\n"a;b;c;d",Waco\n');
+    const file = await inputFile(
+      'comma.csv',
+      'query,location\nplumber;drains;24h;emergency;repair,Austin\n"a;b",Waco\n',
+    );
     const result = await run(s, ['--input', file, '--format', 'ndjson']);
     expect(result.exitCode).toBe(0);
     expect(sortedSearches(s)).toEqual([
-      { query: 'a;b;c;d', location: 'Waco' },
-      { query: 'plumber;drains;24h', location: 'Austin' },
+      { query: 'a;b', location: 'Waco' },
+      { query: 'plumber;drains;24h;emergency;repair', location: 'Austin' },
     ]);
   });
 
