@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { errorCode, reasonOf } from '../output/write-errors.js';
 import { safeForStderr } from '../ui/safe-text.js';
-import { dedupeRows, inputFingerprint } from './dedupe.js';
 import {
   type ColumnRules,
   DEFAULT_RULES,
@@ -16,7 +15,7 @@ import {
   parseColumnsFlag,
   parseRecords,
 } from './input-parse.js';
-import { formatProblems, type SearchRow, validateEntries } from './validate.js';
+import { dedupeRows, formatProblems, inputFingerprint, type SearchRow, validateEntries } from './validate.js';
 
 /** The flags that say how to read the input (SearchFlags has them). */
 export interface InputFlags {
