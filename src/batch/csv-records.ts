@@ -18,7 +18,10 @@ export interface CsvParse {
   unterminatedQuoteLine?: number;
 }
 
-export function parseCsvRecords(text: string): CsvParse {
+/** The field separators a spreadsheet writes: comma, semicolon (European Excel), tab ("Unicode text"). */
+export type CsvDelimiter = ',' | ';' | '\t';
+
+export function parseCsvRecords(text: string, delimiter: CsvDelimiter = ','): CsvParse {
   const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];
   let line = 1;
@@ -26,6 +29,7 @@ export function parseCsvRecords(text: string): CsvParse {
   try {
     parse(bytes, {
       bom: true,
+      delimiter,
       relax_column_count: true,
       relax_quotes: true,
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -57,4 +61,25 @@ function lineBreaks(bytes: Buffer, from: number, to: number): number {
 /** A record that is nothing but an empty line: skipped, like a blank line in JSON lines. */
 export function isBlankRecord(record: CsvRecord): boolean {
   return record.fields.length === 1 && (record.fields[0] ?? '').trim() === '';
+}
+
+/**
+ * The separator of a file, judged by its header line alone (the first line that is not blank, read
+ * up to a line break outside quotes): the candidate found there most often, a comma on a tie or
+ * when there is none. Data rows are not counted, so a comma file whose queries hold `;` stays a
+ * comma file.
+ */
+export function detectDelimiter(text: string): CsvDelimiter {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  let started = false;
+  for (const char of text.replace(/^\uFEFF/, '')) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (started) break;
+    } else if (!quoted && char in counts) counts[char as CsvDelimiter] += 1;
+    if (char.trim() !== '') started = true;
+  }
+  const [best] = (Object.keys(counts) as CsvDelimiter[]).sort((a, b) => counts[b] - counts[a]);
+  return best && counts[best] > 0 ? best : ',';
 }

@@ -1,10 +1,15 @@
-// Reads a batch input file into raw entries (one per search, with its line number) without judging
-// the values yet: CSV with a header row, or JSON lines. The first non-blank character decides:
-// `{` means JSON lines, anything else CSV.
-import { isBlankRecord, parseCsvRecords } from './csv-records.js';
+// Reads a batch input into raw entries (one per search, with its line number) without judging the
+// values yet: CSV with a header row (`,` `;` or tab), rows read from a spreadsheet, or JSON lines.
+// The first non-blank character of a text decides: `{` means JSON lines, anything else CSV.
+// Spreadsheets and CRM exports name their columns their own way and carry others: `--columns`
+// maps the user's names to the known ones, `--ignore-extra` skips the rest (never silently).
+import { UsageError } from '../api/errors.js';
+import { closestMatch } from '../config/suggest.js';
+import { type CsvRecord, detectDelimiter, isBlankRecord, parseCsvRecords } from './csv-records.js';
 
 export const INPUT_KEYS = ['query', 'location', 'radius'] as const;
 export const REQUIRED_KEYS = ['query', 'location'] as const;
+export type InputKey = (typeof INPUT_KEYS)[number];
 
 export interface RawEntry {
   line: number;
@@ -12,27 +17,219 @@ export interface RawEntry {
 }
 
 export interface InputProblem {
-  /** 0 for a problem with the file as a whole (the CSV header). */
+  /** 0 for a problem with the file as a whole. */
   line: number;
   message: string;
 }
 
-export interface ParsedInput {
-  format: 'csv' | 'jsonl';
-  entries: RawEntry[];
-  problems: InputProblem[];
+/** How the input's own names become the known columns (--columns and --ignore-extra). */
+export interface ColumnRules {
+  /** Known column -> the user's header (or JSON key) that fills it, trimmed (matched without case). */
+  mapped: ReadonlyMap<InputKey, string>;
+  ignoreExtra: boolean;
 }
 
-export function parseBatchInput(text: string): ParsedInput {
+/** Something wrong with the header as a whole: load-input.ts names the input it was found in. */
+export class HeaderError extends UsageError {}
+
+export const DEFAULT_RULES: ColumnRules = { mapped: new Map(), ignoreExtra: false };
+
+export interface ParsedInput {
+  format: 'csv' | 'jsonl' | 'xlsx';
+  entries: RawEntry[];
+  problems: InputProblem[];
+  /** The columns (or JSON keys) --ignore-extra skipped, as the input spells them. */
+  ignored: string[];
+}
+
+export function parseBatchInput(text: string, rules: ColumnRules = DEFAULT_RULES): ParsedInput {
   const firstChar = text.replace(/^\uFEFF/, '').trimStart()[0];
-  return firstChar === '{' ? parseJsonLines(text) : parseCsvInput(text);
+  if (firstChar === '{') return parseJsonLines(text, rules);
+  const { records, unterminatedQuoteLine } = parseCsvRecords(text, detectDelimiter(text));
+  const parsed = parseRecords(records, rules, 'csv');
+  if (unterminatedQuoteLine !== undefined) {
+    parsed.problems.push({
+      line: unterminatedQuoteLine,
+      message: 'a quoted field is never closed (missing ")',
+    });
+  }
+  return parsed;
 }
 
 const EXPECTED = `expected ${INPUT_KEYS.join(', ')}`;
+const COLUMNS_HINT =
+  'map your headers with --columns query=Trade,location=City,radius=Miles, or skip the other columns with --ignore-extra';
 
-function parseJsonLines(text: string): ParsedInput {
+/** `query=Trade,location=City`: each known column once, from a header of the user's. */
+export function parseColumnsFlag(text: string | undefined): Map<InputKey, string> {
+  const mapped = new Map<InputKey, string>();
+  if (text === undefined) return mapped;
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    const target = pair.slice(0, Math.max(at, 0)).trim().toLowerCase();
+    const source = pair.slice(at + 1).trim();
+    if (at < 0 || target === '' || source === '') {
+      throw new UsageError(
+        `--columns: ${JSON.stringify(pair.trim())} is not COLUMN=HEADER`,
+        'e.g. --columns query=Trade,location=City,radius=Miles',
+      );
+    }
+    if (!(INPUT_KEYS as readonly string[]).includes(target)) {
+      const suggestion = closestMatch(target, INPUT_KEYS);
+      throw new UsageError(
+        `--columns: unknown column ${JSON.stringify(target)}${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+        `the columns a search takes: ${INPUT_KEYS.join(', ')}`,
+      );
+    }
+    if (mapped.has(target as InputKey)) throw new UsageError(`--columns: "${target}" is given twice`);
+    mapped.set(target as InputKey, source);
+  }
+  return mapped;
+}
+
+/** What each of the input's names stands for: a known column, or an extra one. */
+interface NameResolution {
+  keys: Array<InputKey | undefined>;
+  /** Extra names a known column is one typo away from (`raduis`): refused even with --ignore-extra. */
+  misspelt: Array<{ name: string; key: InputKey }>;
+  extra: string[];
+  repeated: InputKey[];
+}
+
+function resolveNames(names: readonly string[], rules: ColumnRules): NameResolution {
+  const mappedSources = new Map([...rules.mapped].map(([key, source]) => [source.toLowerCase(), key]));
+  const keys = names.map((name): InputKey | undefined => {
+    const normalized = name.trim().toLowerCase();
+    const mappedKey = mappedSources.get(normalized);
+    if (mappedKey) return mappedKey;
+    // A known name that --columns fills from another header is an extra column here.
+    const known = INPUT_KEYS.find((key) => key === normalized);
+    return known && !rules.mapped.has(known) ? known : undefined;
+  });
+  const resolution: NameResolution = { keys, misspelt: [], extra: [], repeated: [] };
+  keys.forEach((key, index) => {
+    if (key && keys.indexOf(key) !== index) resolution.repeated.push(key);
+  });
+  names.forEach((name, index) => {
+    if (keys[index]) return;
+    const near = INPUT_KEYS.find((key) => !keys.includes(key) && oneTypoApart(name, key));
+    if (near) resolution.misspelt.push({ name, key: near });
+    else resolution.extra.push(name);
+  });
+  return resolution;
+}
+
+/** One letter added, dropped, changed, or two neighbours swapped, ignoring case and spaces. */
+function oneTypoApart(name: string, key: string): boolean {
+  const a = name.toLowerCase().replace(/[\s_-]/g, '');
+  if (Math.abs(a.length - key.length) > 1 || a === key) return false;
+  let i = 0;
+  while (i < a.length && a[i] === key[i]) i += 1;
+  const rest = (x: string, from: number) => x.slice(from);
+  return (
+    rest(a, i + 1) === rest(key, i + 1) || // changed
+    rest(a, i + 1) === rest(key, i) || // added
+    rest(a, i) === rest(key, i + 1) || // dropped
+    (a[i] === key[i + 1] && a[i + 1] === key[i] && rest(a, i + 2) === rest(key, i + 2)) // swapped
+  );
+}
+
+const quoteAll = (names: readonly string[]) => names.map(quoteName).join(', ');
+const quoteName = (name: string) => JSON.stringify(name.trim());
+
+function plural(n: number, noun: string): string {
+  return n === 1 ? noun : `${noun}s`;
+}
+
+/**
+ * Header rows (CSV or a spreadsheet's) to entries. Anything wrong with the header refuses the
+ * whole input: an unknown column is refused rather than ignored unless --ignore-extra says so,
+ * because a misspelt "raduis" would otherwise run every search at the default radius and spend
+ * the quota on the wrong searches.
+ */
+export function parseRecords(
+  records: readonly CsvRecord[],
+  rules: ColumnRules,
+  format: 'csv' | 'xlsx',
+): ParsedInput {
+  const rows = records.filter((record) => !isBlankRecord(record));
+  const header = rows.shift();
+  if (!header) return { format, entries: [], problems: [], ignored: [] };
+  // A spreadsheet's trailing cells may be empty: only named columns up to the last one count.
+  const names = format === 'xlsx' ? trimEnd(header.fields) : header.fields;
+  const headerNames = names.map((name, index) => (name.trim() === '' ? `(column ${index + 1})` : name));
+  checkMappedSources(headerNames, rules);
+  const { keys, misspelt, extra, repeated } = resolveNames(headerNames, rules);
+  if (misspelt.length > 0) {
+    const [first] = misspelt;
+    throw new HeaderError(
+      `unknown ${plural(misspelt.length, 'column')} ${quoteAll(misspelt.map((m) => m.name))} in the header (did you mean "${first?.key}"?)`,
+      `fix the header, or map it: --columns ${first?.key}=${first?.name.trim()}`,
+    );
+  }
+  if (repeated.length > 0) throw new HeaderError(`column "${repeated[0]}" appears twice in the header`);
+  if (extra.length > 0 && !rules.ignoreExtra) {
+    throw new HeaderError(
+      `unknown ${plural(extra.length, 'column')} ${quoteAll(extra)} in the header (${EXPECTED})`,
+      COLUMNS_HINT,
+    );
+  }
+  const missing = REQUIRED_KEYS.filter((key) => !keys.includes(key));
+  if (missing.length > 0) {
+    throw new HeaderError(
+      `the header has no ${missing.map((key) => `"${key}"`).join(' or ')} column (${EXPECTED}; found ${quoteAll(headerNames)})`,
+      COLUMNS_HINT,
+    );
+  }
   const entries: RawEntry[] = [];
   const problems: InputProblem[] = [];
+  for (const record of rows) {
+    const width = format === 'xlsx' ? trimEnd(record.fields).length : record.fields.length;
+    if (format === 'csv' ? width !== names.length : width > names.length) {
+      const message =
+        format === 'csv'
+          ? `expected ${names.length} ${plural(names.length, 'field')} like the header, found ${width}`
+          : `a value in column ${width}, which has no header`;
+      problems.push({ line: record.line, message });
+      continue;
+    }
+    const values: Record<string, unknown> = {};
+    keys.forEach((key, index) => {
+      if (key) values[key] = record.fields[index] ?? '';
+    });
+    entries.push({ line: record.line, values });
+  }
+  return { format, entries, problems, ignored: extra.map((name) => name.trim()) };
+}
+
+function trimEnd(fields: readonly string[]): string[] {
+  let end = fields.length;
+  while (end > 0 && (fields[end - 1] ?? '').trim() === '') end -= 1;
+  return fields.slice(0, end);
+}
+
+/** Each --columns source must be one of the header's names, and only one. */
+function checkMappedSources(names: readonly string[], rules: ColumnRules): void {
+  const normalized = names.map((name) => name.trim().toLowerCase());
+  for (const [key, source] of rules.mapped) {
+    const count = normalized.filter((name) => name === source.toLowerCase()).length;
+    if (count === 1) continue;
+    if (count > 1) throw new HeaderError(`--columns ${key}=${source}: the header has "${source}" twice`);
+    const suggestion = closestMatch(
+      source,
+      names.map((name) => name.trim()),
+    );
+    throw new HeaderError(
+      `--columns ${key}=${source}: the header has no column "${source}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+      `the header's columns: ${quoteAll(names)}`,
+    );
+  }
+}
+
+function parseJsonLines(text: string, rules: ColumnRules): ParsedInput {
+  const entries: RawEntry[] = [];
+  const problems: InputProblem[] = [];
+  const ignored = new Set<string>();
   text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
@@ -53,82 +250,27 @@ function parseJsonLines(text: string): ParsedInput {
         });
         return;
       }
-      // Keys are matched like CSV headers: trimmed and case-insensitive.
-      const values: Record<string, unknown> = {};
-      const unknown: string[] = [];
-      for (const [key, keyValue] of Object.entries(value)) {
-        const name = key.trim().toLowerCase();
-        if ((INPUT_KEYS as readonly string[]).includes(name)) values[name] = keyValue;
-        else unknown.push(JSON.stringify(key));
-      }
-      if (unknown.length > 0) {
-        problems.push({
-          line,
-          message: `unknown ${plural(unknown.length, 'key')} ${unknown.join(', ')} (${EXPECTED})`,
-        });
+      // Keys are matched like CSV headers: trimmed and case-insensitive, mapped by --columns.
+      const names = Object.keys(value);
+      const { keys, misspelt, extra, repeated } = resolveNames(names, rules);
+      const message =
+        misspelt.length > 0
+          ? `unknown ${plural(misspelt.length, 'key')} ${quoteAll(misspelt.map((m) => m.name))}; did you mean "${misspelt[0]?.key}"?`
+          : repeated.length > 0
+            ? `key "${repeated[0]}" is given twice`
+            : extra.length > 0 && !rules.ignoreExtra
+              ? `unknown ${plural(extra.length, 'key')} ${quoteAll(extra)} (${EXPECTED}; or skip them with --ignore-extra)`
+              : undefined;
+      if (message) {
+        problems.push({ line, message });
         return;
       }
+      const values: Record<string, unknown> = {};
+      keys.forEach((key, keyIndex) => {
+        if (key) values[key] = (value as Record<string, unknown>)[names[keyIndex] as string];
+      });
+      for (const name of extra) ignored.add(name.trim());
       entries.push({ line, values });
     });
-  return { format: 'jsonl', entries, problems };
-}
-
-function parseCsvInput(text: string): ParsedInput {
-  const { records, unterminatedQuoteLine } = parseCsvRecords(text);
-  const problems: InputProblem[] = [];
-  if (unterminatedQuoteLine !== undefined) {
-    problems.push({ line: unterminatedQuoteLine, message: 'a quoted field is never closed (missing ")' });
-  }
-  const rows = records.filter((record) => !isBlankRecord(record));
-  const header = rows.shift();
-  if (!header) return { format: 'csv', entries: [], problems };
-
-  const columns = header.fields.map((name) => name.trim().toLowerCase());
-  const headerProblems = checkHeader(columns, header.fields);
-  if (headerProblems.length > 0) {
-    problems.unshift(...headerProblems.map((message) => ({ line: header.line, message })));
-    return { format: 'csv', entries: [], problems };
-  }
-  const entries: RawEntry[] = [];
-  for (const record of rows) {
-    if (record.fields.length !== columns.length) {
-      problems.push({
-        line: record.line,
-        message: `expected ${columns.length} ${plural(columns.length, 'field')} like the header, found ${record.fields.length}`,
-      });
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    columns.forEach((column, index) => {
-      values[column] = record.fields[index];
-    });
-    entries.push({ line: record.line, values });
-  }
-  return { format: 'csv', entries, problems };
-}
-
-/**
- * Unknown columns are refused rather than ignored: a misspelt "raduis" column would otherwise
- * silently run every search at the default radius and spend the quota on the wrong searches.
- */
-function checkHeader(columns: string[], original: string[]): string[] {
-  const problems: string[] = [];
-  const unknown = original.filter(
-    (_, index) => !(INPUT_KEYS as readonly string[]).includes(columns[index] ?? ''),
-  );
-  if (unknown.length > 0) {
-    const names = unknown.map((name) => JSON.stringify(name.trim())).join(', ');
-    problems.push(`unknown ${plural(unknown.length, 'column')} ${names} in the header (${EXPECTED})`);
-  }
-  const repeated = columns.filter((name, index) => columns.indexOf(name) !== index);
-  if (repeated.length > 0) problems.push(`column "${repeated[0]}" appears twice in the header`);
-  const missing = REQUIRED_KEYS.filter((key) => !columns.includes(key));
-  if (missing.length > 0) {
-    problems.push(`the header has no ${missing.map((key) => `"${key}"`).join(' or ')} column (${EXPECTED})`);
-  }
-  return problems;
-}
-
-function plural(n: number, noun: string): string {
-  return n === 1 ? noun : `${noun}s`;
+  return { format: 'jsonl', entries, problems, ignored: [...ignored] };
 }

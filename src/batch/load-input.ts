@@ -1,11 +1,27 @@
-// From --input to the list of searches to run: read (a file, or stdin for `-`), parse, validate every
-// row, drop repeats. Any bad row refuses the whole batch here, before a request is sent.
+// From --input to the list of searches to run: read (a file, or stdin for `-`), decode (UTF-8, or
+// UTF-16 with a byte-order mark as Excel's "Unicode text" writes it; an .xlsx workbook goes to
+// xlsx-input.ts), parse with --columns/--ignore-extra, validate every row, drop repeats. Any bad row
+// or header refuses the whole batch here, before a request is sent.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { errorCode, reasonOf } from '../output/write-errors.js';
-import { dedupeRows, inputFingerprint } from './dedupe.js';
-import { parseBatchInput } from './input-parse.js';
-import { formatProblems, type SearchRow, validateEntries } from './validate.js';
+import { safeForStderr } from '../ui/safe-text.js';
+import {
+  type ColumnRules,
+  DEFAULT_RULES,
+  HeaderError,
+  type ParsedInput,
+  parseBatchInput,
+  parseColumnsFlag,
+  parseRecords,
+} from './input-parse.js';
+import { dedupeRows, formatProblems, inputFingerprint, type SearchRow, validateEntries } from './validate.js';
+
+/** The flags that say how to read the input (SearchFlags has them). */
+export interface InputFlags {
+  columns?: string | undefined;
+  ignoreExtra?: boolean | undefined;
+}
 
 export interface BatchPlan {
   /** The searches to run, in input order, repeats removed. */
@@ -13,10 +29,107 @@ export interface BatchPlan {
   /** Rows skipped because they repeat an earlier one. */
   duplicates: number;
   fingerprint: string;
+  /** --columns and --ignore-extra as given: a --resume must read the input the same way. */
+  inputWords: string[];
 }
 
 const INPUT_HINT =
-  'the input is CSV with a header row (query,location[,radius]) or JSON lines ({"query": "...", "location": "..."})';
+  'the input is CSV with a header row (query,location[,radius]), an .xlsx workbook, or JSON lines ({"query": "...", "location": "..."})';
+
+/** Reads, parses and checks --input; says on stderr which columns --ignore-extra skipped. */
+export async function loadBatchPlan(
+  input: string,
+  flags: InputFlags,
+  ctx: {
+    io: { stdin: NodeJS.ReadableStream; stderr: NodeJS.WritableStream };
+    globals: { quiet?: boolean | undefined };
+  },
+): Promise<BatchPlan> {
+  const source = input === '-' ? 'standard input' : input;
+  const rules: ColumnRules = {
+    mapped: parseColumnsFlag(flags.columns),
+    ignoreExtra: Boolean(flags.ignoreExtra),
+  };
+  const bytes = await readInputBytes(input, ctx.io.stdin);
+  const parsed = await withSource(source, async () =>
+    isZip(bytes)
+      ? parseRecords(await (await import('./xlsx-input.js')).readXlsxRecords(bytes, source), rules, 'xlsx')
+      : parseBatchInput(decodeInput(bytes, source), rules),
+  );
+  if (parsed.ignored.length > 0 && !ctx.globals.quiet) {
+    const n = parsed.ignored.length;
+    const names = parsed.ignored.map((name) => JSON.stringify(name)).join(', ');
+    ctx.io.stderr.write(
+      `${safeForStderr(`Ignoring ${n === 1 ? 'a column' : `${n} columns`} of ${source}, as --ignore-extra asks: ${names}.`)}\n`,
+    );
+  }
+  const words = [
+    ...(flags.columns === undefined ? [] : ['--columns', flags.columns]),
+    ...(flags.ignoreExtra ? ['--ignore-extra'] : []),
+  ];
+  return planParsed(parsed, source, words);
+}
+
+/** A header problem names the input it was found in, and that nothing was sent. */
+async function withSource<T>(source: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw namedHeaderError(error, source);
+  }
+}
+
+function namedHeaderError(error: unknown, source: string): unknown {
+  if (!(error instanceof HeaderError)) return error;
+  return new UsageError(`${source}: ${error.message}; nothing was searched`, error.hint);
+}
+
+/** An .xlsx (or any zip) starts with a zip's local file header. */
+function isZip(bytes: Buffer): boolean {
+  return bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+}
+
+const OLD_EXCEL = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const SAVE_AS_UTF8 =
+  'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f windows-1252 -t utf-8 in.csv > in-utf8.csv';
+
+/**
+ * The input's text: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its byte-order mark.
+ * Anything else is refused, naming the fix: an old .xls workbook, UTF-16 without a mark, or bytes
+ * that are not UTF-8 (Windows-1252 from an old Excel).
+ */
+export function decodeInput(bytes: Buffer, source: string): string {
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : undefined;
+  if (utf16) {
+    try {
+      return new TextDecoder(utf16, { fatal: true }).decode(bytes);
+    } catch {
+      throw new UsageError(
+        `${source} is not valid ${utf16.toUpperCase()} text; nothing was searched`,
+        SAVE_AS_UTF8,
+      );
+    }
+  }
+  if (bytes.subarray(0, OLD_EXCEL.length).equals(OLD_EXCEL)) {
+    throw new UsageError(
+      `${source} is an old Excel .xls workbook, which leadctl does not read; nothing was searched`,
+      'save it as .xlsx, or as "CSV UTF-8 (Comma delimited)"',
+    );
+  }
+  // NUL bytes are valid UTF-8 but never in a CSV: this is UTF-16 without its mark, or not text.
+  if (bytes.includes(0)) {
+    throw new UsageError(
+      `${source} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark?); nothing was searched`,
+      'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f utf-16le -t utf-8 in.txt > in.csv',
+    );
+  }
+  return decodeUtf8(bytes, source);
+}
 
 const READ_REASONS: Record<string, string> = {
   ENOENT: 'no such file',
@@ -25,9 +138,7 @@ const READ_REASONS: Record<string, string> = {
   EPERM: 'permission denied',
 };
 
-/** The input as text; bytes that are not UTF-8 (a Latin-1 export) refuse it, naming the line. */
-export async function readInputText(input: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  const source = input === '-' ? 'standard input' : input;
+async function readInputBytes(input: string, stdin: NodeJS.ReadableStream): Promise<Buffer> {
   let bytes: Buffer;
   if (input === '-') {
     const chunks: Buffer[] = [];
@@ -42,7 +153,7 @@ export async function readInputText(input: string, stdin: NodeJS.ReadableStream)
       throw new UsageError(`cannot read ${input}: ${(code && READ_REASONS[code]) ?? reasonOf(error)}`);
     }
   }
-  return decodeUtf8(bytes, source);
+  return bytes;
 }
 
 /**
@@ -54,10 +165,7 @@ export function decodeUtf8(bytes: Buffer, source: string): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const line = firstBadLine(bytes);
-    throw new UsageError(
-      `${source} is not UTF-8 text (line ${line}); nothing was searched`,
-      'save it as UTF-8, e.g.: iconv -f latin1 -t utf-8 in.csv > in-utf8.csv',
-    );
+    throw new UsageError(`${source} is not UTF-8 text (line ${line}); nothing was searched`, SAVE_AS_UTF8);
   }
 }
 
@@ -80,8 +188,17 @@ function firstBadLine(bytes: Buffer): number {
   return line;
 }
 
-export function planBatch(text: string, source: string): BatchPlan {
-  const parsed = parseBatchInput(text);
+export function planBatch(text: string, source: string, rules: ColumnRules = DEFAULT_RULES): BatchPlan {
+  let parsed: ParsedInput;
+  try {
+    parsed = parseBatchInput(text, rules);
+  } catch (error) {
+    throw namedHeaderError(error, source);
+  }
+  return planParsed(parsed, source, []);
+}
+
+function planParsed(parsed: ParsedInput, source: string, inputWords: string[]): BatchPlan {
   const { rows, problems } = validateEntries(parsed.entries);
   const allProblems = [...parsed.problems, ...problems];
   if (allProblems.length > 0) {
@@ -92,5 +209,5 @@ export function planBatch(text: string, source: string): BatchPlan {
   }
   if (rows.length === 0) throw new UsageError(`${source} has no searches in it`, INPUT_HINT);
   const { unique, duplicates } = dedupeRows(rows);
-  return { unique, duplicates: duplicates.length, fingerprint: inputFingerprint(unique) };
+  return { unique, duplicates: duplicates.length, fingerprint: inputFingerprint(unique), inputWords };
 }

@@ -90,8 +90,14 @@ export function requestCapError(maxRequests: number, notRun: number): LeadError 
 }
 
 /** The command that continues a stopped batch, with the output options it must repeat. */
-export function resumeCommand(input: string, output: string, shape: OutputShape): string {
-  const words = ['leadctl', 'search', '--input', input, '-o', output, '--resume', '--format', shape.format];
+export function resumeCommand(
+  input: string,
+  output: string,
+  shape: OutputShape,
+  inputWords: readonly string[] = [],
+): string {
+  const words = ['leadctl', 'search', '--input', input, ...inputWords, '-o', output, '--resume'];
+  words.push('--format', shape.format);
   if (shape.fields) words.push('--fields', shape.fields.join(','));
   if (!shape.header) words.push('--no-header');
   if (!shape.sanitize) words.push('--no-sanitize');

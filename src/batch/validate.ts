@@ -1,5 +1,7 @@
-// Turns raw entries into searches, or into "line 3: ..." problems. Every row is checked before the
-// first request, so that a typo on line 40 cannot stop a batch after 39 searches were paid for.
+// Turns raw entries into searches, or into "line 3: ..." problems, and drops repeated searches.
+// Every row is checked before the first request, so that a typo on line 40 cannot stop a batch after
+// 39 searches were paid for.
+import { createHash } from 'node:crypto';
 import type { InputProblem, RawEntry } from './input-parse.js';
 
 export interface SearchRow {
@@ -75,4 +77,47 @@ export function formatProblems(problems: readonly InputProblem[]): string[] {
     );
   if (sorted.length > MAX_LISTED_PROBLEMS) lines.push(`  and ${sorted.length - MAX_LISTED_PROBLEMS} more`);
   return lines;
+}
+
+// Identical rows are searched once. "Identical" is what the server would most likely treat as the
+// same search: query and location compared trimmed, with runs of spaces collapsed and case ignored,
+// and the same radius (an absent radius differs from an explicit 10: the server's default may change).
+
+export interface DedupedRows {
+  /** The first row of each group, in input order: the searches to run. */
+  unique: SearchRow[];
+  /** Later rows that repeat an earlier one, with the line of the row they repeat. */
+  duplicates: Array<{ row: SearchRow; firstLine: number }>;
+}
+
+export function searchKey(row: Pick<SearchRow, 'query' | 'location' | 'radius'>): string {
+  const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return JSON.stringify([normal(row.query), normal(row.location), row.radius ?? null]);
+}
+
+export function dedupeRows(rows: readonly SearchRow[]): DedupedRows {
+  const firstLineByKey = new Map<string, number>();
+  const unique: SearchRow[] = [];
+  const duplicates: DedupedRows['duplicates'] = [];
+  for (const row of rows) {
+    const key = searchKey(row);
+    const firstLine = firstLineByKey.get(key);
+    if (firstLine === undefined) {
+      firstLineByKey.set(key, row.line);
+      unique.push(row);
+    } else {
+      duplicates.push({ row, firstLine });
+    }
+  }
+  return { unique, duplicates };
+}
+
+/**
+ * Identifies the list of searches a state file belongs to. It hashes the values as they are sent and
+ * written (not the dedupe keys), so any edit that could change the output makes a resume refuse.
+ */
+export function inputFingerprint(unique: readonly SearchRow[]): string {
+  const hash = createHash('sha256');
+  for (const row of unique) hash.update(`${JSON.stringify([row.query, row.location, row.radius ?? null])}\n`);
+  return hash.digest('hex');
 }

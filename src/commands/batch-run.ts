@@ -5,7 +5,7 @@
 import type { ClientHooks } from '../api/client.js';
 import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
-import { planBatch, readInputText } from '../batch/load-input.js';
+import { loadBatchPlan } from '../batch/load-input.js';
 import { openBatchTarget } from '../batch/open-target.js';
 import {
   type BatchStop,
@@ -46,8 +46,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   if (flags.resume && !flags.output) {
     throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
   }
-  const source = input === '-' ? 'standard input' : input;
-  const plan = planBatch(await readInputText(input, ctx.io.stdin), source);
+  const plan = await loadBatchPlan(input, flags, ctx);
 
   if (flags.resendUnknown && !flags.resume) {
     throw new UsageError(
@@ -226,7 +225,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
     if (stateFile && !keepsNothing) {
       ui.notice(
-        `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape)}`,
+        `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape, plan.inputWords)}`,
       );
     }
     const error = stopError(result.stop, flags.maxRequests, totals.notRun);

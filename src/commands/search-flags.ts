@@ -5,6 +5,10 @@ export interface SearchFlags extends OutputFlags {
   location?: string;
   radius?: number;
   input?: string;
+  /** Batch: `query=Trade,location=City`, the input's own column names for the known ones. */
+  columns?: string;
+  /** Batch: skip the input's other columns (named on stderr) instead of refusing them. */
+  ignoreExtra?: boolean;
   unique?: boolean;
   maxRequests?: number;
   resume?: boolean;

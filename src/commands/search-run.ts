@@ -20,7 +20,16 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     return;
   }
   const batchOnly = (
-    ['unique', 'maxRequests', 'resume', 'resendUnknown', 'dryRun', 'concurrency'] as const
+    [
+      'columns',
+      'ignoreExtra',
+      'unique',
+      'maxRequests',
+      'resume',
+      'resendUnknown',
+      'dryRun',
+      'concurrency',
+    ] as const
   ).filter((k) => flags[k] !== undefined);
   if (batchOnly.length > 0) {
     const names = batchOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);

@@ -16,7 +16,15 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       "search radius in miles, 1..50 (default: the server's, 10)",
       integerIn(1, 50),
     )
-    .option('--input <file>', 'batch: CSV or JSON lines with query, location[, radius]; - reads stdin')
+    .option(
+      '--input <file>',
+      'batch: CSV (, ; or tab), .xlsx or JSON lines with query, location[, radius]; - reads stdin',
+    )
+    .option(
+      '--columns <map>',
+      "batch: the input's own column names, e.g. query=Trade,location=City,radius=Miles",
+    )
+    .option('--ignore-extra', "batch: skip the input's other columns (named on stderr) instead of refusing")
     .option('--unique', 'batch: keep only the first result per place_id')
     .option(
       '--max-requests <n>',
@@ -53,6 +61,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
         "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
         'leadctl search --input searches.csv --unique --csv -o results.csv',
         'leadctl search --input searches.csv --dry-run',
+        'leadctl search --input hubspot.xlsx --columns query=Industry,location=City --ignore-extra --csv',
         'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
       ]),
     )

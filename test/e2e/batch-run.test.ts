@@ -75,7 +75,9 @@ describe('batch input validation', () => {
     const file = await setUp('query,location,raduis\nplumber,Dallas,5\n');
     const unknown = await run(['--input', file]);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toContain('line 1: unknown column "raduis" in the header');
+    expect(unknown.stderr).toContain(
+      `leadctl: ${file}: unknown column "raduis" in the header (did you mean "radius"?); nothing was searched`,
+    );
     const empty = await run(['--input', '-'], 'query,location\n');
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain('leadctl: standard input has no searches in it');

@@ -62,7 +62,7 @@ export function spawnCli(
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; input?: string | Uint8Array; cwd?: string } = {},
 ): Promise<CliResult> {
   const result = await spawnCli(args, {
     ...(options.input === undefined ? { stdin: 'ignore' } : { input: options.input }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeRows, inputFingerprint, searchKey } from '../../src/batch/dedupe.js';
+import { dedupeRows, inputFingerprint, searchKey } from '../../src/batch/validate.js';
 
 const row = (line: number, query: string, location: string, radius?: number) => ({
   line,

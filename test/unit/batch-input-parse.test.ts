@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsvRecords } from '../../src/batch/csv-records.js';
-import { parseBatchInput } from '../../src/batch/input-parse.js';
+import { detectDelimiter, parseCsvRecords } from '../../src/batch/csv-records.js';
+import { parseBatchInput, parseColumnsFlag, parseRecords } from '../../src/batch/input-parse.js';
 
 describe('parseCsvRecords', () => {
   it('reads RFC 4180 quoting: commas, doubled quotes and line breaks inside quotes', () => {
@@ -63,16 +63,16 @@ describe('parseBatchInput: CSV', () => {
   });
 
   it('refuses unknown columns (a misspelt radius would silently search the wrong radius)', () => {
-    const parsed = parseBatchInput('query,location,raduis\nplumber,Austin,5\n');
-    expect(parsed.entries).toEqual([]);
-    expect(parsed.problems).toEqual([
-      { line: 1, message: 'unknown column "raduis" in the header (expected query, location, radius)' },
-    ]);
+    expect(() => parseBatchInput('query,location,notes\nplumber,Austin,5\n')).toThrowError(
+      'unknown column "notes" in the header (expected query, location, radius)',
+    );
+    expect(() => parseBatchInput('query,location,raduis\nplumber,Austin,5\n')).toThrowError(
+      'unknown column "raduis" in the header (did you mean "radius"?)',
+    );
   });
 
   it('refuses a header without query or location', () => {
-    const parsed = parseBatchInput('query,radius\nplumber,5\n');
-    expect(parsed.problems[0]?.message).toMatch(/no "location" column/);
+    expect(() => parseBatchInput('query,radius\nplumber,5\n')).toThrowError(/no "location" column/);
   });
 
   it('reports rows with the wrong number of fields and keeps the others', () => {
@@ -82,7 +82,7 @@ describe('parseBatchInput: CSV', () => {
   });
 
   it('gives no entries for an empty file', () => {
-    expect(parseBatchInput('')).toEqual({ format: 'csv', entries: [], problems: [] });
+    expect(parseBatchInput('')).toEqual({ format: 'csv', entries: [], problems: [], ignored: [] });
   });
 });
 
@@ -106,5 +106,117 @@ describe('parseBatchInput: JSON lines', () => {
     expect(parsed.problems.map((p) => p.line)).toEqual([2, 3, 4]);
     expect(parsed.problems[0]?.message).toBe('not valid JSON');
     expect(parsed.problems[2]?.message).toMatch(/unknown key "zip"/);
+  });
+});
+
+const rules = (columns?: string, ignoreExtra = false) => ({
+  mapped: parseColumnsFlag(columns),
+  ignoreExtra,
+});
+
+describe('detectDelimiter', () => {
+  it('judges by the header line: comma, semicolon (European Excel) or tab', () => {
+    expect(detectDelimiter('query,location\nplumber,Austin')).toBe(',');
+    expect(detectDelimiter('\uFEFFquery;location;radius\r\nplumber;Austin;5')).toBe(';');
+    expect(detectDelimiter('query\tlocation\nplumber\tAustin')).toBe('\t');
+  });
+
+  it('is not misled by semicolons in the rows of a comma file, or by quoted separators', () => {
+    expect(detectDelimiter('query,location\n"a;b;c";x;y;z\n')).toBe(',');
+    expect(detectDelimiter('"Trade, main";City\nplumber;Austin')).toBe(';');
+    expect(detectDelimiter('\n\nquery;location\n')).toBe(';');
+    expect(detectDelimiter('query\n')).toBe(',');
+  });
+});
+
+describe('parseBatchInput: --columns and --ignore-extra', () => {
+  it('maps the input’s headers to the known columns, without case', () => {
+    const parsed = parseBatchInput(
+      'Trade,CITY,Miles\nplumber,Austin,5\n',
+      rules('query=trade,location=City,radius=miles'),
+    );
+    expect(parsed.entries).toEqual([
+      { line: 2, values: { query: 'plumber', location: 'Austin', radius: '5' } },
+    ]);
+  });
+
+  it('reads a semicolon file whose queries hold commas', () => {
+    const parsed = parseBatchInput('query;location\nplumber, drains;Austin\n');
+    expect(parsed.entries).toEqual([{ line: 2, values: { query: 'plumber, drains', location: 'Austin' } }]);
+  });
+
+  it('refuses other columns unless --ignore-extra, which names them', () => {
+    const text = 'query,location,company,notes\nplumber,Austin,Acme,call\n';
+    expect(() => parseBatchInput(text)).toThrowError(
+      'unknown columns "company", "notes" in the header (expected query, location, radius)',
+    );
+    const parsed = parseBatchInput(text, rules(undefined, true));
+    expect(parsed.ignored).toEqual(['company', 'notes']);
+    expect(parsed.entries).toEqual([{ line: 2, values: { query: 'plumber', location: 'Austin' } }]);
+  });
+
+  it('refuses a misspelt known column even with --ignore-extra, unless it is mapped', () => {
+    expect(() => parseBatchInput('query,location,raduis\na,b,5\n', rules(undefined, true))).toThrowError(
+      /"raduis" in the header \(did you mean "radius"\?\)/,
+    );
+    expect(() => parseBatchInput('qeury,location\na,b\n', rules(undefined, true))).toThrowError(
+      /did you mean "query"/,
+    );
+    const mapped = parseBatchInput('query,location,raduis\na,b,5\n', rules('radius=raduis'));
+    expect(mapped.entries[0]?.values).toEqual({ query: 'a', location: 'b', radius: '5' });
+  });
+
+  it('a known name that --columns fills from elsewhere is an extra column', () => {
+    const text = 'query,location,City\nplumber,Texas,Austin\n';
+    expect(() => parseBatchInput(text, rules('location=City'))).toThrowError(/unknown column "location"/);
+    const parsed = parseBatchInput(text, rules('location=City', true));
+    expect(parsed.entries[0]?.values).toEqual({ query: 'plumber', location: 'Austin' });
+  });
+
+  it('refuses a --columns header the input lacks, with a did-you-mean', () => {
+    expect(() => parseBatchInput('Trade,City\na,b\n', rules('query=Trade,location=Cty'))).toThrowError(
+      '--columns location=Cty: the header has no column "Cty" (did you mean "City"?)',
+    );
+  });
+
+  it('maps and skips JSON keys the same way', () => {
+    const text = '{"Trade":"plumber","City":"Austin","owner":"x"}\n{"Trade":"roofer","City":"Waco"}\n';
+    expect(parseBatchInput(text, rules('query=Trade,location=City')).problems[0]?.message).toMatch(
+      /unknown key "owner" .*--ignore-extra/,
+    );
+    const parsed = parseBatchInput(text, rules('query=Trade,location=City', true));
+    expect(parsed.ignored).toEqual(['owner']);
+    expect(parsed.entries.map((e) => e.values)).toEqual([
+      { query: 'plumber', location: 'Austin' },
+      { query: 'roofer', location: 'Waco' },
+    ]);
+  });
+});
+
+describe('parseColumnsFlag', () => {
+  it('refuses an unknown target with a did-you-mean, a pair without =, and a target given twice', () => {
+    expect(() => parseColumnsFlag('qurey=Trade')).toThrowError(
+      '--columns: unknown column "qurey"; did you mean "query"?',
+    );
+    expect(() => parseColumnsFlag('query')).toThrowError('--columns: "query" is not COLUMN=HEADER');
+    expect(() => parseColumnsFlag('query=a,query=b')).toThrowError('--columns: "query" is given twice');
+  });
+});
+
+describe('parseRecords: a spreadsheet’s rows', () => {
+  it('pads short rows, ignores empty trailing cells, and refuses a value beyond the header', () => {
+    const parsed = parseRecords(
+      [
+        { line: 1, fields: ['query', 'location', 'radius', ''] },
+        { line: 2, fields: ['plumber', 'Austin'] },
+        { line: 4, fields: ['roofer', 'Dallas', '', '', 'stray'] },
+      ],
+      rules(),
+      'xlsx',
+    );
+    expect(parsed.entries).toEqual([
+      { line: 2, values: { query: 'plumber', location: 'Austin', radius: '' } },
+    ]);
+    expect(parsed.problems).toEqual([{ line: 4, message: 'a value in column 5, which has no header' }]);
   });
 });
