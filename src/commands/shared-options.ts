@@ -39,7 +39,7 @@ export function addOutputOptions(command: Command): Command {
     .addOption(new Option('--csv', 'shorthand for --format csv').conflicts(['format']))
     .option(
       '--fields <a,b,c>',
-      'columns / keys to show, in this order; all: every field the server sends',
+      'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends',
       fieldList,
     )
     .option('--no-header', 'csv, tsv and table without the header row')
