@@ -9,7 +9,7 @@ import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append-check.js';
-import { checkFieldsFlag, resolveFields } from './field-choice.js';
+import { checkFieldsFlag, fieldLabels, resolveFields } from './field-choice.js';
 import { chooseOutputFormat } from './format-choice.js';
 import type { RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
@@ -80,8 +80,15 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),
     ...(flags.bom && bomApplies ? { bom: true } : {}),
+    ...labelsOption(flags.fields),
   };
   return { format, options, messages };
+}
+
+/** --fields renames (`name:Company`): the column names every format writes. */
+function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
+  const labels = fieldLabels(fields);
+  return labels ? { labels } : {};
 }
 
 /** Off a terminal a table has no width of its own; COLUMNS, as shells and `ls` use it, gives one. */
