@@ -129,7 +129,7 @@ export function resolveFields(
   }
   // Nothing came back: no key to check against beyond the spec, and no row to show anyway.
   if (firstPage.length === 0) return [...requested];
-  const known = [...new Set([...specFields, ...fieldsOf(firstPage)])];
+  const known = knownFields(specFields, firstPage);
   const unknown = requested.filter((field) => !known.includes(field));
   if (unknown.length > 0) {
     const guess = unknown.length === 1 ? closestMatch(unknown[0] as string, known) : undefined;
@@ -146,6 +146,11 @@ export function fieldLabels(entries: readonly string[] | undefined): Record<stri
   if (!entries) return undefined;
   const { labels } = columnNames(entries);
   return Object.keys(labels).length > 0 ? labels : undefined;
+}
+
+/** The fields a name may pick: the spec's, then every key of the first page. */
+export function knownFields(specFields: readonly string[], firstPage: readonly Item[]): string[] {
+  return [...new Set([...specFields, ...fieldsOf(firstPage)])];
 }
 
 /** Every key the server sent in the page's items, in the order first seen. */

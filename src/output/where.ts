@@ -226,7 +226,17 @@ export function createWhereFilter(conditions: readonly WhereCondition[]): WhereF
   };
 }
 
-/** ", 38 filtered out by --where" style words for a closing line; '' when nothing was. */
+/** "38 filtered out by --where" for a closing line; '' when nothing was. */
 export function filteredOutNote(count: number): string {
-  return count === 0 ? '' : `${count} filtered out by --where`;
+  return count === 0 ? '' : `${count.toLocaleString('en-US')} filtered out by --where`;
+}
+
+/** After a footer: " 18 of them filtered out by --where." when --where left any out. */
+export function filteredOutSentence(count: number): string {
+  return count === 0 ? '' : ` ${count.toLocaleString('en-US')} of them filtered out by --where.`;
+}
+
+/** After a batch's summary: " (38 filtered out by --where)" when --where left any out. */
+export function filteredOutClause(count: number): string {
+  return count === 0 ? '' : ` (${filteredOutNote(count)})`;
 }
