@@ -9,20 +9,26 @@ import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append-check.js';
-import { checkFieldsFlag, fieldLabels, resolveFields } from './field-choice.js';
+import { checkFieldsFlag, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { chooseOutputFormat } from './format-choice.js';
 import type { RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
 import { notePartialFile } from './partial-note.js';
+import { checkWhereFields, createWhereFilter } from './where.js';
 import { type OutputTarget, openOutput } from './writer.js';
 
 type Item = Record<string, unknown>;
 
 export interface ItemSink {
   readonly format: FormatName;
-  /** Items in one write (a page at a time, rather than an await per item). */
-  writeAll(items: readonly Item[]): Promise<void>;
+  /**
+   * Items in one write (a page at a time, rather than an await per item): those that meet --where,
+   * at most `atMost` of them. Returns how many were written.
+   */
+  writeAll(items: readonly Item[], atMost?: number): Promise<number>;
+  /** Items --where has left out so far (0 without --where). */
+  readonly filteredOut: number;
   /**
    * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
    * rows were written (and returns its path), or removes it when none were.
@@ -101,8 +107,10 @@ function columnsFromEnv(value: string | undefined): number | undefined {
 export async function createItemRenderer(options: ItemSinkOptions) {
   const { format, options: base } = planOutput(options);
   const fields = resolveFields(options.flags.fields, options.resource.fields, [], keepsWholeItems(format));
+  // No page to look at before the first search: --where names the spec's fields.
+  checkWhereFields(options.flags.where ?? [], options.resource.fields);
   const renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
-  return { format, renderer };
+  return { format, renderer, where: createWhereFilter(options.flags.where ?? []) };
 }
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
@@ -147,6 +155,14 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
+  // --where: its fields are checked against the first page, as --fields is (field-choice.ts).
+  const where = createWhereFilter(flags.where ?? []);
+  let whereChecked = false;
+  const checkWhere = (firstPage: readonly Item[]) => {
+    if (whereChecked || firstPage.length === 0) return;
+    whereChecked = true;
+    checkWhereFields(where.conditions, knownFields(options.resource.fields, firstPage));
+  };
   let closed = false;
   /** The renderer whose notes are due once the output is closed. */
   let renderedBy: Renderer | undefined;
@@ -169,14 +185,21 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   };
   return {
     format,
-    writeAll: async (items) => {
-      if (items.length === 0) return;
+    get filteredOut() {
+      return where.filteredOut;
+    },
+    writeAll: async (items, atMost = Number.POSITIVE_INFINITY) => {
+      if (items.length === 0) return 0;
+      checkWhere(items);
       const rendering = await rendererFor(items);
+      const kept = where.keep(items).slice(0, Math.max(0, atMost));
+      if (kept.length === 0) return 0;
       let chunk = start(rendering);
-      for (const item of items) chunk += rendering.row(item);
+      for (const item of kept) chunk += rendering.row(item);
       // A table lays its columns out from the first page and shows it at once.
       chunk += rendering.flush?.() ?? '';
       await (await targetNow()).write(chunk);
+      return kept.length;
     },
     close: async (ok) => {
       if (closed) return undefined;
