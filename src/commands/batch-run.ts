@@ -29,6 +29,7 @@ import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { filteredOutClause } from '../output/where.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
@@ -77,7 +78,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const { client, ui } = session;
   const { io } = ctx;
   try {
-    const { format, renderer } = await createItemRenderer({
+    const { format, renderer, where } = await createItemRenderer({
       ctx,
       flags,
       resource: BATCH_RESOURCE,
@@ -133,7 +134,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       } else if (outcome.kind === 'found') {
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
-        const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
+        const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen) : items);
         await output.write(kept.map((item) => renderer.row(item)).join(''));
         state.results += kept.length;
         state.searched += 1;
@@ -203,7 +204,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         throw error;
       }
       if (stateFile) await removeState(stateFile);
-      ui.notice(summaryLine(totals));
+      ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
       if (totals.failed > 0) throw failedRowsError(totals.failed, total);
       if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
       return;
@@ -220,7 +221,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       await output.write(closing).catch(() => {});
       await output.abandon();
     }
-    ui.notice(summaryLine(totals));
+    ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
     if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
     if (stateFile && !keepsNothing) {
       ui.notice(
