@@ -61,9 +61,9 @@ _leadctl_subcommands() {
 _leadctl_options() {
   case "$1:${2-}" in
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
-    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-sanitize -o --output -h --help ;;
+    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
+    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --reveal -h --help ;;
@@ -182,8 +182,8 @@ _leadctl_option_value() {
 # The choices of positional argument number $2 (from 0) under command path $1, one a line.
 _leadctl_argument_choices() {
   case "$1:${2-}" in
-    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
-    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
+    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
+    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;

@@ -184,7 +184,8 @@ complete -c leadctl -n '__leadctl_within "leadctl leads"' -l csv -d 'shorthand f
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l fields -x -d 'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l where -x -d 'keep only items where FIELD OP VALUE holds (OP: = != < <= > >= ~ contains); FIELD: present, !FIELD: missing or empty; repeatable, all must hold'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl leads"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel; store it: config set bom true)'
+complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-bom -d 'csv, tsv: no byte-order mark, though the profile\'s bom is true'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -s o -l output -r -F -d 'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)'
 complete -c leadctl -n '__leadctl_within "leadctl leads"' -l append -d 'csv, tsv, ndjson: add rows to the -o file (header only when new)'
@@ -203,7 +204,8 @@ complete -c leadctl -n '__leadctl_within "leadctl history"' -l csv -d 'shorthand
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l fields -x -d 'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l where -x -d 'keep only items where FIELD OP VALUE holds (OP: = != < <= > >= ~ contains); FIELD: present, !FIELD: missing or empty; repeatable, all must hold'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl history"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel; store it: config set bom true)'
+complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-bom -d 'csv, tsv: no byte-order mark, though the profile\'s bom is true'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -s o -l output -r -F -d 'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)'
 complete -c leadctl -n '__leadctl_within "leadctl history"' -l append -d 'csv, tsv, ndjson: add rows to the -o file (header only when new)'
@@ -227,7 +229,8 @@ complete -c leadctl -n '__leadctl_within "leadctl search"' -l csv -d 'shorthand 
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l fields -x -d 'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l where -x -d 'keep only items where FIELD OP VALUE holds (OP: = != < <= > >= ~ contains); FIELD: present, !FIELD: missing or empty; repeatable, all must hold'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-header -d 'csv, tsv and table without the header row'
-complete -c leadctl -n '__leadctl_within "leadctl search"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l bom -d 'csv, tsv: start with a UTF-8 byte-order mark (for Excel; store it: config set bom true)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-bom -d 'csv, tsv: no byte-order mark, though the profile\'s bom is true'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -s o -l output -r -F -d 'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)'
 # leadctl config
@@ -240,9 +243,9 @@ complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a remove-prof
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a path -d 'print the path of the config file'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a help -d 'show help for a command'
 # leadctl config set
-complete -c leadctl -n '__leadctl_argument_at "leadctl config set" 0' -a 'api-key base-url format timeout retries max-wait plan'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config set" 0' -a 'api-key base-url format timeout retries max-wait plan bom'
 # leadctl config get
-complete -c leadctl -n '__leadctl_argument_at "leadctl config get" 0' -a 'api-key base-url format timeout retries max-wait plan'
+complete -c leadctl -n '__leadctl_argument_at "leadctl config get" 0' -a 'api-key base-url format timeout retries max-wait plan bom'
 complete -c leadctl -n '__leadctl_within "leadctl config get"' -l reveal -d 'print the api-key in full'
 # leadctl config unset
 # leadctl config list

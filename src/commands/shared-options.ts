@@ -18,6 +18,7 @@ export interface OutputFlags {
   header: boolean;
   sanitize: boolean;
   output?: string;
+  /** --bom true, --no-bom false, neither: undefined (the profile's `bom` decides). */
   bom?: boolean;
 }
 
@@ -51,7 +52,11 @@ export function addOutputOptions(command: Command): Command {
       collectWhere,
     )
     .option('--no-header', 'csv, tsv and table without the header row')
-    .option('--bom', 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)')
+    .option(
+      '--bom',
+      'csv, tsv: start with a UTF-8 byte-order mark (for Excel; store it: config set bom true)',
+    )
+    .option('--no-bom', "csv, tsv: no byte-order mark, though the profile's bom is true")
     .option('--no-sanitize', "csv, tsv: don't neutralize cells a spreadsheet would run as formulas")
     .option(
       '-o, --output <file>',

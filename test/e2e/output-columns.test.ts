@@ -1,5 +1,7 @@
 // Column names for imports (--fields name:Company) in every format, and header cells that a server
 // names: with --fields all a key `=HYPERLINK(...)` or a key holding ESC must never reach a header raw.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
@@ -134,5 +136,36 @@ describe('a header the server names is never raw', () => {
       const [item] = JSON.parse(text) as Record<string, unknown>[];
       expect(Object.keys(item ?? {})).toEqual(['name', FORMULA_KEY, ESC_KEY, PLUS_KEY]);
     }
+  });
+});
+
+describe('bom stored in the profile', () => {
+  it('config set bom true gives csv and tsv a byte-order mark; --no-bom turns it off for one run', async () => {
+    const profileHome = await tempConfigHome();
+    const inProfile = (args: string[]) =>
+      runCli([...args, '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+        env: { XDG_CONFIG_HOME: profileHome },
+      });
+    const csvArgs = ['leads', '--limit', '1', '--fields', 'name', '--csv'];
+    expect((await inProfile(csvArgs)).stdout.startsWith('\ufeff')).toBe(false);
+
+    expect((await inProfile(['config', 'set', 'bom', 'true'])).exitCode).toBe(0);
+    const stored = JSON.parse(await readFile(join(profileHome, 'leadctl', 'config.json'), 'utf8'));
+    expect(JSON.stringify(stored)).toContain('"bom":true');
+    expect((await inProfile(['config', 'get', 'bom'])).stdout).toBe('true\n');
+
+    expect((await inProfile(csvArgs)).stdout.startsWith('\ufeffname\r\n')).toBe(true);
+    expect((await inProfile(['leads', '--limit', '1', '-f', 'tsv'])).stdout.startsWith('\ufeff')).toBe(true);
+    expect((await inProfile([...csvArgs, '--no-bom'])).stdout.startsWith('name\r\n')).toBe(true);
+    // json never gets one, and a stored bom is no reason for a warning.
+    const json = await inProfile(['leads', '--limit', '1', '--json']);
+    expect(json.stdout.startsWith('[')).toBe(true);
+    expect(json.stderr).not.toContain('--bom');
+  });
+
+  it('refuses a value that is not true or false', async () => {
+    const result = await runCli(['config', 'set', 'bom', 'yes'], { env: { XDG_CONFIG_HOME: home } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('leadctl: invalid bom "yes": expected true or false');
   });
 });
