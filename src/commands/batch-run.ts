@@ -83,6 +83,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       flags,
       resource: BATCH_RESOURCE,
       storedFormat: session.settings.format,
+      storedBom: session.settings.bom,
     });
     const shape: OutputShape = {
       format,

@@ -91,6 +91,7 @@ export async function runList(
         flags,
         resource: info,
         storedFormat: session.settings.format,
+        storedBom: session.settings.bom,
         ...(flags.append ? { append: true } : {}),
       },
       async (sink) => {

@@ -45,7 +45,13 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
-      { ctx, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
+      {
+        ctx,
+        flags,
+        resource: RESOURCES.results,
+        storedFormat: session.settings.format,
+        storedBom: session.settings.bom,
+      },
       async (sink) => {
         const hit = memory?.cached(ask);
         if (remembering && memory && hit) {

@@ -42,6 +42,8 @@ export interface ItemSinkOptions {
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
+  /** The profile's `bom`, used when neither --bom nor --no-bom is given. */
+  storedBom?: boolean | undefined;
   /** --append: add rows to the -o file, its header kept (append-check.ts). */
   append?: boolean;
 }
@@ -57,7 +59,7 @@ const keepsWholeItems = (format: FormatName) => format === 'json' || format === 
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
  * fields, which may wait for the first page; what the user should hear about the choice is said here.
  */
-function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
+function planOutput({ ctx, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
@@ -85,7 +87,7 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     ...(width ? { width } : {}),
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),
-    ...(flags.bom && bomApplies ? { bom: true } : {}),
+    ...((flags.bom ?? storedBom) && bomApplies ? { bom: true } : {}),
     ...labelsOption(flags.fields),
   };
   return { format, options, messages };
