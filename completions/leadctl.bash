@@ -61,9 +61,9 @@ _leadctl_subcommands() {
 _leadctl_options() {
   case "$1:${2-}" in
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
-    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --no-header --bom --no-sanitize -o --output -h --help ;;
+    'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
+    'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --reveal -h --help ;;
@@ -120,6 +120,7 @@ _leadctl_own_option_value() {
     'leadctl leads:--max-requests') echo any ;;
     'leadctl leads:-f'|'leadctl leads:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl leads:--fields') echo any ;;
+    'leadctl leads:--where') echo any ;;
     'leadctl leads:-o'|'leadctl leads:--output') echo files ;;
     'leadctl history:--page') echo any ;;
     'leadctl history:--limit') echo any ;;
@@ -130,6 +131,7 @@ _leadctl_own_option_value() {
     'leadctl history:--max-requests') echo any ;;
     'leadctl history:-f'|'leadctl history:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl history:--fields') echo any ;;
+    'leadctl history:--where') echo any ;;
     'leadctl history:-o'|'leadctl history:--output') echo files ;;
     'leadctl search:-l'|'leadctl search:--location') echo any ;;
     'leadctl search:-r'|'leadctl search:--radius') echo any ;;
@@ -142,6 +144,7 @@ _leadctl_own_option_value() {
     'leadctl search:--exclude') echo files ;;
     'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv ;;
     'leadctl search:--fields') echo any ;;
+    'leadctl search:--where') echo any ;;
     'leadctl search:-o'|'leadctl search:--output') echo files ;;
     'leadctl sandbox:--port') echo any ;;
     'leadctl sandbox:--host') echo any ;;
@@ -180,8 +183,8 @@ _leadctl_option_value() {
 # The choices of positional argument number $2 (from 0) under command path $1, one a line.
 _leadctl_argument_choices() {
   case "$1:${2-}" in
-    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
-    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan ;;
+    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
+    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;

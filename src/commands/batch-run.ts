@@ -29,6 +29,7 @@ import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { filteredOutClause } from '../output/where.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
@@ -76,11 +77,12 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const { client, ui } = session;
   const { io } = ctx;
   try {
-    const { format, renderer } = await createItemRenderer({
+    const { format, renderer, where } = await createItemRenderer({
       ctx,
       flags,
       resource: BATCH_RESOURCE,
       storedFormat: session.settings.format,
+      storedBom: session.settings.bom,
     });
     const shape: OutputShape = {
       format,
@@ -132,7 +134,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       } else if (outcome.kind === 'found') {
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
-        const kept = flags.unique ? keepFirstPerPlace(items, seen, row) : items;
+        const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
         // flush: a table lays out its columns from the first search's results and shows them at once,
         // rather than after the whole batch.
         await output.write(kept.map((item) => renderer.row(item)).join('') + (renderer.flush?.() ?? ''));
@@ -204,7 +206,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         throw error;
       }
       if (stateFile) await removeState(stateFile);
-      ui.notice(summaryLine(totals));
+      ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
       if (totals.failed > 0) throw failedRowsError(totals.failed, total);
       if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
       return;
@@ -221,7 +223,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       await output.write(closing).catch(() => {});
       await output.abandon();
     }
-    ui.notice(summaryLine(totals));
+    ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
     if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
     if (stateFile && !keepsNothing) {
       ui.notice(

@@ -152,7 +152,7 @@ function readProfile(io: ConfigIo) {
   return { file, stored, origin: { profile, path: file.path } };
 }
 
-function shown(key: ConfigKey, value: string | number, reveal: boolean): string {
+function shown(key: ConfigKey, value: string | number | boolean, reveal: boolean): string {
   return key === 'api-key' && !reveal ? maskApiKey(String(value)) : String(value);
 }
 

@@ -14,6 +14,8 @@ export interface FooterMeta {
 export interface PageShape {
   limit?: number | undefined;
   fields?: string[] | undefined;
+  /** --where conditions, as typed. */
+  where?: readonly { text: string }[] | undefined;
 }
 
 export function pageFooter(meta: FooterMeta, shown: number, noun: string, shape: PageShape = {}): string {
@@ -32,6 +34,7 @@ export function pageFooter(meta: FooterMeta, shown: number, noun: string, shape:
 function shapeOptions(shape: PageShape): string {
   let text = shape.limit === undefined ? '' : ` --limit ${shape.limit}`;
   if (shape.fields && shape.fields.length > 0) text += ` --fields ${shellWord(shape.fields.join(','))}`;
+  for (const condition of shape.where ?? []) text += ` --where ${shellWord(condition.text)}`;
   return text;
 }
 

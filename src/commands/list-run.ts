@@ -9,6 +9,7 @@ import { parseSince } from '../api/since.js';
 import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
 import { appendUndoPoint } from '../output/append-file.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
+import { filteredOutNote, filteredOutSentence } from '../output/where.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
@@ -44,12 +45,16 @@ export async function runList(
   });
   const { client, ui } = session;
   const spent = () => `${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}`;
+  // --where filters what is written: --max-items then counts written items, so the paginator gets no
+  // cap of its own and pages on until that many passed (or the data ends).
+  const filtering = (flags.where?.length ?? 0) > 0;
+  const maxFetched = filtering ? undefined : flags.maxItems;
   // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
-  const limit = flags.limit ?? Math.min(100, flags.maxItems ?? 100);
+  const limit = flags.limit ?? Math.min(100, maxFetched ?? 100);
   const checkQuota = quotaCheckForPages(session, {
     startPage: flags.page ?? 1,
     limit,
-    maxItems: flags.maxItems,
+    maxItems: maxFetched,
     since,
   });
   const onProgress = (p: PageProgress) => {
@@ -86,6 +91,7 @@ export async function runList(
         flags,
         resource: info,
         storedFormat: session.settings.format,
+        storedBom: session.settings.bom,
         ...(flags.append ? { append: true } : {}),
       },
       async (sink) => {
@@ -98,7 +104,7 @@ export async function runList(
             ctx.signal,
           );
           await sink.writeAll(items);
-          return pageFooter(meta, items.length, info.noun, flags);
+          return pageFooter(meta, items.length, info.noun, flags) + filteredOutSentence(sink.filteredOut);
         }
         const pages =
           checkpoint?.pages ??
@@ -106,7 +112,7 @@ export async function runList(
             limit,
             startPage: flags.page ?? 1,
             concurrency: flags.concurrency ?? 4,
-            ...(flags.maxItems === undefined ? {} : { maxItems: flags.maxItems }),
+            ...(maxFetched === undefined ? {} : { maxItems: maxFetched }),
             ...(since === undefined ? {} : { since }),
             signal: ctx.signal,
             onProgress,
@@ -114,17 +120,19 @@ export async function runList(
           });
         let written = 0;
         for await (const items of pages) {
-          await sink.writeAll(items);
-          written += items.length;
+          written += await sink.writeAll(items, (flags.maxItems ?? Number.POSITIVE_INFINITY) - written);
+          if (flags.maxItems !== undefined && written >= flags.maxItems) break;
         }
         ui.stopProgress();
         // Before the output is committed: all that can fail in moving the checkpoint (its new file,
         // written and synced) fails now, while the output can still be taken back.
         await checkpoint?.prepare();
         const noun = checkpoint && !checkpoint.first ? `new ${info.noun}` : info.noun;
-        if (written === 0) return `No ${noun} (${spent()}).`;
+        const filtered = sink.filteredOut;
+        const counts = [filteredOutNote(filtered), spent()].filter(Boolean).join('; ');
+        if (written === 0) return `No ${noun}${filtered > 0 ? ' passed --where' : ''} (${counts}).`;
         const where = writesToStdout(flags) ? '' : ` to ${flags.output}`;
-        return `Wrote ${formatCount(written)} ${noun}${where} (${spent()}).`;
+        return `Wrote ${formatCount(written)} ${noun}${where} (${counts}).`;
       },
     );
     // Only now is the output committed (renamed into place, or appended and synced): the checkpoint

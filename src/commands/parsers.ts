@@ -1,6 +1,7 @@
 // commander argument parsers: they validate a flag's value before anything heavy loads or any
 // request is sent, and throw InvalidArgumentError, which commander reports as a usage error (exit 2).
 import { InvalidArgumentError } from 'commander';
+import { splitFieldList } from '../output/field-choice.js';
 
 export function integerIn(min: number, max: number) {
   return (value: string): number => {
@@ -18,14 +19,9 @@ export function integerAtLeast(min: number) {
   return integerIn(min, Number.MAX_SAFE_INTEGER);
 }
 
-/** A comma-separated list of names: `--fields name,phone`. */
+/** A comma-separated list of names, each maybe renamed: `--fields name:Company,phone`. */
 export function fieldList(value: string): string[] {
-  const fields = value
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f.length > 0);
-  if (fields.length === 0) throw new InvalidArgumentError('expected field names separated by commas.');
-  return fields;
+  return splitFieldList(value);
 }
 
 /** A value that must not be empty or blank: `--location ""` is refused before any request. */

@@ -2,6 +2,7 @@
 import { UsageError } from '../api/errors.js';
 import { withItemSink } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { filteredOutSentence } from '../output/where.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
@@ -53,7 +54,13 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
-      { ctx, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
+      {
+        ctx,
+        flags,
+        resource: RESOURCES.results,
+        storedFormat: session.settings.format,
+        storedBom: session.settings.bom,
+      },
       async (sink) => {
         const hit = memory?.cached(ask);
         if (remembering && memory && hit) {
@@ -61,7 +68,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
           await sink.writeAll(selection.kept);
           const n = hit.results.length;
           const note = remembering.selectionNote(selection, n);
-          return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.`;
+          return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.${filteredOutSentence(sink.filteredOut)}`;
         }
         ui.progress(`Searching for ${query} near ${flags.location}…`);
         const answer = await client.search(
@@ -80,7 +87,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         // The echoes come from the server: never let them reach a terminal raw.
         const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
         const note = selection ? (remembering?.selectionNote(selection, n) ?? '') : '';
-        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.`;
+        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.${filteredOutSentence(sink.filteredOut)}`;
       },
     );
     // Stored once the output is committed: --new-only never counts as seen what was not written.

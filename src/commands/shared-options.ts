@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import { chooseOutputFormat } from '../output/format-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
+import { parseWhere, type WhereCondition } from '../output/where.js';
 import { fieldList, integerAtLeast, integerIn } from './parsers.js';
 
 export type FormatName = OutputFormat;
@@ -12,9 +13,12 @@ export interface OutputFlags {
   json?: boolean;
   csv?: boolean;
   fields?: string[];
+  /** --where, each parsed before any request (output/where.ts); all must hold. */
+  where?: WhereCondition[];
   header: boolean;
   sanitize: boolean;
   output?: string;
+  /** --bom true, --no-bom false, neither: undefined (the profile's `bom` decides). */
   bom?: boolean;
 }
 
@@ -39,16 +43,30 @@ export function addOutputOptions(command: Command): Command {
     .addOption(new Option('--csv', 'shorthand for --format csv').conflicts(['format']))
     .option(
       '--fields <a,b,c>',
-      'columns / keys to show, in this order; all: every field the server sends',
+      'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends',
       fieldList,
     )
+    .option(
+      '--where <cond>',
+      'keep only items where FIELD OP VALUE holds (OP: = != < <= > >= ~ contains); FIELD: present, !FIELD: missing or empty; repeatable, all must hold',
+      collectWhere,
+    )
     .option('--no-header', 'csv, tsv and table without the header row')
-    .option('--bom', 'csv, tsv: start with a UTF-8 byte-order mark (for Excel)')
+    .option(
+      '--bom',
+      'csv, tsv: start with a UTF-8 byte-order mark (for Excel; store it: config set bom true)',
+    )
+    .option('--no-bom', "csv, tsv: no byte-order mark, though the profile's bom is true")
     .option('--no-sanitize', "csv, tsv: don't neutralize cells a spreadsheet would run as formulas")
     .option(
       '-o, --output <file>',
       'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)',
     );
+}
+
+/** Each --where is checked as it is read: a bad one is a usage error before anything is sent. */
+function collectWhere(text: string, previous: WhereCondition[] | undefined): WhereCondition[] {
+  return [...(previous ?? []), parseWhere(text)];
 }
 
 export function addPagingOptions(command: Command): Command {

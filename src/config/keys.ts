@@ -12,6 +12,7 @@ export const CONFIG_KEYS = [
   'retries',
   'max-wait',
   'plan',
+  'bom',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -31,6 +32,8 @@ export interface ProfileValues {
   retries?: number;
   'max-wait'?: number;
   plan?: PlanName;
+  /** csv and tsv start with a UTF-8 byte-order mark unless --no-bom (stored as a JSON boolean). */
+  bom?: boolean;
 }
 
 /** Where a value came from, so an error can say where to fix it. */
@@ -44,7 +47,9 @@ export type ValueOrigin =
 export const MAX_SECONDS = 86_400;
 export const MAX_RETRIES = 10;
 
-type Check = { ok: true; value: string | number } | { ok: false; expected: string; hideValue?: boolean };
+type Check =
+  | { ok: true; value: string | number | boolean }
+  | { ok: false; expected: string; hideValue?: boolean };
 
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -99,6 +104,10 @@ const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
     (PLAN_NAMES as readonly string[]).includes(raw)
       ? { ok: true, value: raw }
       : { ok: false, expected: `expected one of ${PLAN_NAMES.join(', ')}` },
+  bom: (raw) =>
+    raw === 'true' || raw === 'false'
+      ? { ok: true, value: raw === 'true' }
+      : { ok: false, expected: 'expected true or false' },
 };
 
 const NUMERIC_KEYS: ReadonlySet<ConfigKey> = new Set(['timeout', 'retries', 'max-wait']);
@@ -128,11 +137,19 @@ export function parseStoredValue<K extends ConfigKey>(
   stored: unknown,
   origin: Extract<ValueOrigin, { kind: 'config' }>,
 ): NonNullable<ProfileValues[K]> {
-  // Hand-written "timeout": "30" is fine: accept numeric keys as numbers or as text.
-  if (typeof stored === 'string' || (NUMERIC_KEYS.has(key) && typeof stored === 'number')) {
+  // Hand-written "timeout": "30" or "bom": "true" is fine: numbers and booleans as JSON or as text.
+  if (
+    typeof stored === 'string' ||
+    (NUMERIC_KEYS.has(key) && typeof stored === 'number') ||
+    (key === 'bom' && typeof stored === 'boolean')
+  ) {
     return parseConfigValue(key, String(stored), origin);
   }
-  const expected = NUMERIC_KEYS.has(key) ? 'expected a number' : 'expected a string';
+  const expected = NUMERIC_KEYS.has(key)
+    ? 'expected a number'
+    : key === 'bom'
+      ? 'expected true or false'
+      : 'expected a string';
   throw invalidValueError(key, JSON.stringify(stored) ?? String(stored), origin, expected);
 }
 

@@ -36,6 +36,8 @@ export interface Settings {
   format?: string;
   /** The profile's stored plan (`config set plan`), if any: for the usage ledger's limits. */
   plan?: PlanName;
+  /** The profile's `bom` (`config set bom true`): csv and tsv get a byte-order mark unless --no-bom. */
+  bom?: boolean;
   configPath: string;
   /** For the caller to print on stderr (unless --quiet). */
   warnings: string[];
@@ -51,7 +53,7 @@ interface Layer {
 }
 
 // Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
-const LAYERS: Record<Exclude<ConfigKey, 'format' | 'plan'>, (flags: GlobalFlags) => Layer> = {
+const LAYERS: Record<Exclude<ConfigKey, 'format' | 'plan' | 'bom'>, (flags: GlobalFlags) => Layer> = {
   'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
   'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
   timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
@@ -66,7 +68,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const stored = requireProfile(file, profile);
   const origin = { profile, path: configPath };
 
-  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan'>>(key: K) {
+  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan' | 'bom'>>(key: K) {
     const { flag, env: envName } = LAYERS[key](flags);
     // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
     if (flag?.value !== undefined) {
@@ -92,6 +94,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const baseUrl = resolve('base-url');
   const format = storedValue(stored, 'format', origin);
   const plan = storedValue(stored, 'plan', origin);
+  const bom = storedValue(stored, 'bom', origin);
   return {
     profile,
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
@@ -101,6 +104,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     maxWaitSec: resolve('max-wait')?.value ?? DEFAULT_MAX_WAIT_SEC,
     ...(format ? { format } : {}),
     ...(plan ? { plan } : {}),
+    ...(bom === undefined ? {} : { bom }),
     configPath,
     warnings: [...file.warnings, ...unknownKeyWarnings(stored, origin)],
   };

@@ -6,7 +6,7 @@
 // (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
 // handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
-import { cellText, columnsFor, fieldValue } from './fields.js';
+import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -31,16 +31,22 @@ export function csvField(value: unknown, sanitize: boolean): string {
   return quoteCsvField(sanitize ? guardFormula(text) : text);
 }
 
+/** The header row's cells: each column's name, through the same guard and quoting as a data cell. */
+function headerCells(columns: readonly string[], options: RenderOptions): string[] {
+  return columns.map((column) => csvField(columnName(column, options.labels), options.sanitize));
+}
+
 export function createCsvRenderer(options: RenderOptions): Renderer {
   if (options.terminal) return createTerminalCsvRenderer(options);
   const columns = columnsFor(options.fields, options.defaultFields);
   const sanitize = options.sanitize;
 
   return {
-    // Header names come from the spec or the user's own --fields: quoted, never guarded.
+    // Header names come from the spec, the user's --fields labels or (--fields all) the server's keys:
+    // guarded and quoted like any cell, so a key `=HYPERLINK(...)` is never a live formula.
     start: () =>
       (options.bom ? BYTE_ORDER_MARK : '') +
-      (options.header ? columns.map(quoteCsvField).join(',') + CSV_LINE_END : ''),
+      (options.header ? headerCells(columns, options).join(',') + CSV_LINE_END : ''),
     row(item) {
       let line = '';
       for (let index = 0; index < columns.length; index++) {
@@ -67,9 +73,7 @@ function createTerminalCsvRenderer(options: RenderOptions): Renderer {
   return {
     start: () =>
       (options.bom ? BYTE_ORDER_MARK : '') +
-      (options.header
-        ? columns.map((column) => safeField(quoteCsvField(column))).join(',') + CSV_LINE_END
-        : ''),
+      (options.header ? headerCells(columns, options).map(safeField).join(',') + CSV_LINE_END : ''),
     row: (item) =>
       columns.map((column) => safeField(csvField(fieldValue(item, column), options.sanitize))).join(',') +
       CSV_LINE_END,

@@ -10,6 +10,11 @@ export function columnsFor(
   return fields && fields.length > 0 ? fields : defaults;
 }
 
+/** A column's name in a header or as a json key: its --fields label, else the field itself. */
+export function columnName(field: string, labels: Readonly<Record<string, string>> | undefined): string {
+  return labels && Object.hasOwn(labels, field) ? (labels[field] as string) : field;
+}
+
 /** The value of one field; a field the item lacks reads as undefined (never an inherited property). */
 export function fieldValue(item: Record<string, unknown>, field: string): unknown {
   return Object.hasOwn(item, field) ? item[field] : undefined;

@@ -26,6 +26,8 @@ export interface RenderOptions {
   terminal?: boolean;
   /** csv, tsv: a UTF-8 byte-order mark before the header, for Excel (--bom). */
   bom?: boolean;
+  /** Column names for --fields renames (`name:Company`): field -> name; a field not in it keeps its own. */
+  labels?: Record<string, string>;
 }
 
 export interface Renderer {

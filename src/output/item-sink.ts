@@ -9,20 +9,26 @@ import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append-check.js';
-import { checkFieldsFlag, resolveFields } from './field-choice.js';
+import { checkFieldsFlag, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { chooseOutputFormat } from './format-choice.js';
 import type { RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
 import { notePartialFile } from './partial-note.js';
+import { checkWhereFields, createWhereFilter } from './where.js';
 import { type OutputTarget, openOutput } from './writer.js';
 
 type Item = Record<string, unknown>;
 
 export interface ItemSink {
   readonly format: FormatName;
-  /** Items in one write (a page at a time, rather than an await per item). */
-  writeAll(items: readonly Item[]): Promise<void>;
+  /**
+   * Items in one write (a page at a time, rather than an await per item): those that meet --where,
+   * at most `atMost` of them. Returns how many were written.
+   */
+  writeAll(items: readonly Item[], atMost?: number): Promise<number>;
+  /** Items --where has left out so far (0 without --where). */
+  readonly filteredOut: number;
   /**
    * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
    * rows were written (and returns its path), or removes it when none were.
@@ -36,6 +42,8 @@ export interface ItemSinkOptions {
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
+  /** The profile's `bom`, used when neither --bom nor --no-bom is given. */
+  storedBom?: boolean | undefined;
   /** --append: add rows to the -o file, its header kept (append-check.ts). */
   append?: boolean;
 }
@@ -51,7 +59,7 @@ const keepsWholeItems = (format: FormatName) => format === 'json' || format === 
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
  * fields, which may wait for the first page; what the user should hear about the choice is said here.
  */
-function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
+function planOutput({ ctx, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
@@ -79,9 +87,16 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
     ...(width ? { width } : {}),
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),
-    ...(flags.bom && bomApplies ? { bom: true } : {}),
+    ...((flags.bom ?? storedBom) && bomApplies ? { bom: true } : {}),
+    ...labelsOption(flags.fields),
   };
   return { format, options, messages };
+}
+
+/** --fields renames (`name:Company`): the column names every format writes. */
+function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
+  const labels = fieldLabels(fields);
+  return labels ? { labels } : {};
 }
 
 /** Off a terminal a table has no width of its own; COLUMNS, as shells and `ls` use it, gives one. */
@@ -94,8 +109,10 @@ function columnsFromEnv(value: string | undefined): number | undefined {
 export async function createItemRenderer(options: ItemSinkOptions) {
   const { format, options: base } = planOutput(options);
   const fields = resolveFields(options.flags.fields, options.resource.fields, [], keepsWholeItems(format));
+  // No page to look at before the first search: --where names the spec's fields.
+  checkWhereFields(options.flags.where ?? [], options.resource.fields);
   const renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
-  return { format, renderer };
+  return { format, renderer, where: createWhereFilter(options.flags.where ?? []) };
 }
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
@@ -140,6 +157,14 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
+  // --where: its fields are checked against the first page, as --fields is (field-choice.ts).
+  const where = createWhereFilter(flags.where ?? []);
+  let whereChecked = false;
+  const checkWhere = (firstPage: readonly Item[]) => {
+    if (whereChecked || firstPage.length === 0) return;
+    whereChecked = true;
+    checkWhereFields(where.conditions, knownFields(options.resource.fields, firstPage));
+  };
   let closed = false;
   /** The renderer whose notes are due once the output is closed. */
   let renderedBy: Renderer | undefined;
@@ -162,14 +187,21 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   };
   return {
     format,
-    writeAll: async (items) => {
-      if (items.length === 0) return;
+    get filteredOut() {
+      return where.filteredOut;
+    },
+    writeAll: async (items, atMost = Number.POSITIVE_INFINITY) => {
+      if (items.length === 0) return 0;
+      checkWhere(items);
       const rendering = await rendererFor(items);
+      const kept = where.keep(items).slice(0, Math.max(0, atMost));
+      if (kept.length === 0) return 0;
       let chunk = start(rendering);
-      for (const item of items) chunk += rendering.row(item);
+      for (const item of kept) chunk += rendering.row(item);
       // A table lays its columns out from the first page and shows it at once.
       chunk += rendering.flush?.() ?? '';
       await (await targetNow()).write(chunk);
+      return kept.length;
     },
     close: async (ok) => {
       if (closed) return undefined;

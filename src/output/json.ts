@@ -2,31 +2,44 @@
 // every field the server sent is kept in its order, unknown ones too, numbers with their digits
 // (json-text.ts), unless --fields picks keys.
 import { KEY_ORDER } from '../api/exact-number.js';
-import { fieldValue } from './fields.js';
+import { columnName, fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { prettyJson } from './json-pretty.js';
 import { escapeForTerminalJson, escapeRiskyInJson, jsonText } from './json-text.js';
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
-export function itemJson(item: Record<string, unknown>, fields: readonly string[] | undefined): string {
-  return escapeRiskyInJson(jsonText(chosenFields(item, fields)));
+export function itemJson(
+  item: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+  labels?: Readonly<Record<string, string>>,
+): string {
+  return escapeRiskyInJson(jsonText(chosenFields(item, fields, labels)));
 }
 
 /** The whole item, or exactly the chosen keys. */
-function chosenFields(item: Record<string, unknown>, fields: readonly string[] | undefined): unknown {
-  return fields && fields.length > 0 ? pickFields(item, fields) : item;
+function chosenFields(
+  item: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): unknown {
+  return fields && fields.length > 0 ? pickFields(item, fields, labels) : item;
 }
 
-/** The chosen keys in the chosen order, even "__proto__" (fromEntries defines own keys) or "7". */
+/**
+ * The chosen keys in the chosen order, each under its --fields label when renamed, even "__proto__"
+ * (fromEntries defines own keys) or "7".
+ */
 function pickFields(
   item: Record<string, unknown>,
   fields: readonly string[],
+  labels: Readonly<Record<string, string>> | undefined,
 ): Record<string | symbol, unknown> {
+  const keys = fields.map((field) => columnName(field, labels));
   const picked: Record<string | symbol, unknown> = Object.fromEntries(
-    fields.map((field) => [field, fieldValue(item, field) ?? null]),
+    fields.map((field, index) => [keys[index], fieldValue(item, field) ?? null]),
   );
   // A JS object lists keys like "7" first: record the order asked for (json-text.ts follows it).
-  if (fields.some((field) => /^\d+$/.test(field))) picked[KEY_ORDER] = fields;
+  if (keys.some((key) => /^\d+$/.test(key))) picked[KEY_ORDER] = keys;
   return picked;
 }
 
@@ -40,7 +53,7 @@ export function createJsonRenderer(options: RenderOptions): Renderer {
     row(item) {
       const separator = count === 0 ? '\n' : ',\n';
       count += 1;
-      return separator + safe(itemJson(item, options.fields));
+      return separator + safe(itemJson(item, options.fields, options.labels));
     },
     finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };
@@ -55,7 +68,7 @@ export function createNdjsonRenderer(options: RenderOptions): Renderer {
   const safe = forTerminal(options);
   return {
     start: () => '',
-    row: (item) => `${safe(itemJson(item, options.fields))}\n`,
+    row: (item) => `${safe(itemJson(item, options.fields, options.labels))}\n`,
     finish: () => '',
   };
 }
@@ -68,7 +81,7 @@ function createPrettyJsonRenderer(options: RenderOptions): Renderer {
     row(item) {
       const separator = count === 0 ? '\n  ' : ',\n  ';
       count += 1;
-      return separator + prettyJson(chosenFields(item, options.fields), options.color, '  ');
+      return separator + prettyJson(chosenFields(item, options.fields, options.labels), options.color, '  ');
     },
     finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };

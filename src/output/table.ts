@@ -6,7 +6,7 @@
 // right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
 import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { displayWidth, truncateToWidth } from './display-width.js';
-import { cellText, columnsFor, fieldValue, isNumberValue } from './fields.js';
+import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
@@ -63,7 +63,7 @@ export function createTableRenderer(options: RenderOptions): Renderer {
     if (rows.length === 0) return '';
     layout = planLayout(columns, rows, options);
     hidden = columns.filter((_, index) => !layout?.shown.includes(index));
-    let text = options.header ? headerLine(columns, layout, options.color) : '';
+    let text = options.header ? headerLine(columns, layout, options) : '';
     for (const row of rows) text += rowLine(row, layout);
     return text;
   };
@@ -102,8 +102,14 @@ export function shortWebsite(url: string): string {
   return /^[^/]+\/$/.test(short) ? short.slice(0, -1) : short;
 }
 
-function headingOf(columns: readonly string[], index: number, inUtc: Set<number>): string {
-  const column = columns[index] ?? '';
+/** A column's heading: its --fields label or field name (with its zone when it holds times), escaped. */
+function headingOf(
+  columns: readonly string[],
+  index: number,
+  inUtc: Set<number>,
+  options: RenderOptions,
+): string {
+  const column = columnName(columns[index] ?? '', options.labels);
   return sanitizeForTerminal(inUtc.has(index) ? `${column} (UTC)` : column);
 }
 
@@ -121,7 +127,7 @@ function planLayout(columns: readonly string[], rows: TableCell[][], options: Re
     if (filled.length > 0 && filled.every((row) => row[index]?.alignRight)) rightHeadings.add(index);
   });
   const natural = columns.map((_, index) => {
-    let widest = options.header ? displayWidth(headingOf(columns, index, inUtc)) : 0;
+    let widest = options.header ? displayWidth(headingOf(columns, index, inUtc, options)) : 0;
     for (const row of rows) widest = Math.max(widest, displayWidth(cellTextIn(row[index], index, inUtc)));
     return widest;
   });
@@ -229,17 +235,17 @@ function alignCell(
   return ['', shown, last ? '' : ' '.repeat(room)];
 }
 
-function headerLine(columns: readonly string[], layout: Layout, color: boolean): string {
+function headerLine(columns: readonly string[], layout: Layout, options: RenderOptions): string {
   const cells = layout.shown.map((index, at) => {
     const last = at === layout.shown.length - 1;
     const [before, text, after] = alignCell(
-      headingOf(columns, index, layout.inUtc),
+      headingOf(columns, index, layout.inUtc, options),
       layout.widths[at] ?? 0,
       true,
       layout.rightHeadings.has(index),
       last,
     );
-    return before + (color ? BOLD_ON + text + BOLD_OFF : text) + after;
+    return before + (options.color ? BOLD_ON + text + BOLD_OFF : text) + after;
   });
   return `${cells.join(GAP).trimEnd()}\n`;
 }

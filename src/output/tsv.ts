@@ -4,7 +4,7 @@
 // "\xHH" and "\uHHHH" stand for that code point. Reading back: split on tab, then undo the escapes.
 // Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
 // --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
-import { cellText, columnsFor, fieldValue } from './fields.js';
+import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
 import { guardFormula } from './formula.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from './sanitize.js';
@@ -20,8 +20,10 @@ export function createTsvRenderer(options: RenderOptions): Renderer {
   const line = (cells: readonly string[]) => `${cells.map(escapeTsvField).join('\t')}\n`;
   const guard = options.sanitize ? guardFormula : (text: string) => text;
   return {
-    // Header names come from the spec or the user's own --fields: never guarded.
-    start: () => (options.bom ? BYTE_ORDER_MARK : '') + (options.header ? line(columns) : ''),
+    // Header names may come from the server's keys (--fields all): guarded like any cell.
+    start: () =>
+      (options.bom ? BYTE_ORDER_MARK : '') +
+      (options.header ? line(columns.map((column) => guard(columnName(column, options.labels)))) : ''),
     row: (item) => line(columns.map((column) => guard(cellText(fieldValue(item, column))))),
     finish: () => '',
   };

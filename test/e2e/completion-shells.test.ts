@@ -13,7 +13,7 @@ import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const FORMATS = ['csv', 'json', 'ndjson', 'table', 'tsv'];
-const CONFIG_KEYS = ['api-key', 'base-url', 'format', 'max-wait', 'plan', 'retries', 'timeout'];
+const CONFIG_KEYS = ['api-key', 'base-url', 'bom', 'format', 'max-wait', 'plan', 'retries', 'timeout'];
 
 /** The scripts as the current source generates them, written where each shell wants them. */
 function writeScripts(): { dir: string; bash: string; zsh: string; fish: string } {
