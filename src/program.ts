@@ -1,20 +1,20 @@
 // Builds the commander program: the global options of cli.md and one registration per command.
 // Command definitions import only commander; each action loads its heavy module when it runs.
 import { Command, CommanderError } from 'commander';
-import { registerApi } from './commands/api.js';
-import { registerAuth } from './commands/auth.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerConfig } from './commands/config.js';
+import { registerApi } from './commands/api/command.js';
+import { registerAuth } from './commands/auth/command.js';
+import { registerCompletion } from './commands/completion/command.js';
+import { registerConfig } from './commands/config/command.js';
 import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
+import { registerHelp, TOPICS_POINTER } from './commands/help/command.js';
 import { examples } from './commands/help-text.js';
-import { registerHelp, TOPICS_POINTER } from './commands/help-topics.js';
 import { registerHistory } from './commands/history.js';
 import { registerLeads } from './commands/leads.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerSearch } from './commands/search.js';
-import { registerSync } from './commands/sync.js';
-import { registerUsage } from './commands/usage.js';
+import { registerMcp } from './commands/mcp/command.js';
+import { registerSandbox } from './commands/sandbox/command.js';
+import { registerSearch } from './commands/search/command.js';
+import { registerSync } from './commands/sync/command.js';
+import { registerUsage } from './commands/usage/command.js';
 import { explainRun } from './ui/error-lines.js';
 import { VERSION } from './version.js';
 

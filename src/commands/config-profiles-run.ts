@@ -5,7 +5,7 @@ import { configFile } from '../config/paths.js';
 import { noSuchProfile, removeProfile } from '../config/profile-writer.js';
 import { checkProfileName, profileNames } from '../config/profiles.js';
 import { readConfigFile } from '../config/store.js';
-import type { ConfigIo } from './config-run.js';
+import type { ConfigIo } from './config/run.js';
 
 export async function runConfigProfiles(options: { json: boolean }, io: ConfigIo): Promise<void> {
   const file = readConfigFile(configFile(io.env));

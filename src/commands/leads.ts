@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextFor } from './context.js';
 import { examples } from './help-text.js';
-import { registerListCommand } from './list-command.js';
+import { registerListCommand } from './list/command.js';
 
 export function registerLeads(program: Command, contextFor: ContextFor): Command {
   return registerListCommand(program, contextFor, {

@@ -1,5 +1,5 @@
 // The options of `leadctl leads` and `leadctl history`, as commander parses them.
-import type { OutputFlags, PagingFlags } from './shared-options.js';
+import type { OutputFlags, PagingFlags } from './options.js';
 
 export interface ExportFlags {
   /** --checkpoint FILE: only what is new since the last run that used FILE. */

@@ -3,11 +3,11 @@
 // small chunks shared between lazy imports (each file costs start-up time: docs/performance.md).
 // Code that only some runs need and that is heavy (checkpoints, batch searches, conf, ora,
 // cli-table3, the sandbox, completion scripts, the MCP server) stays behind imports of its own.
-export { runApi } from './api-run.js';
-export { runAuthLogin, runAuthLogout } from './auth-login-run.js';
+export { runApi } from './api/run.js';
+export { runAuthLogin, runAuthLogout } from './auth/run.js';
 export { runAuthStatus } from './auth-run.js';
+export { runConfigGet, runConfigList, runConfigPath, runConfigSet, runConfigUnset } from './config/run.js';
 export { runConfigProfiles, runConfigRemoveProfile } from './config-profiles-run.js';
-export { runConfigGet, runConfigList, runConfigPath, runConfigSet, runConfigUnset } from './config-run.js';
-export { runList } from './list-run.js';
-export { runSearch } from './search-run.js';
-export { runUsage } from './usage-run.js';
+export { runList } from './list/run.js';
+export { runSearch } from './search/run.js';
+export { runUsage } from './usage/run.js';

@@ -1,5 +1,5 @@
 // The options of `leadctl search`, as commander parses them: shared by the one-search and batch runs.
-import type { OutputFlags } from './shared-options.js';
+import type { OutputFlags } from './options.js';
 
 export interface SearchFlags extends OutputFlags {
   location?: string;

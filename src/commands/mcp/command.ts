@@ -2,17 +2,17 @@
 // only commander and the server's defaults; the server is a bundle of its own (src/mcp/entry.ts says
 // why), loaded when the action runs, so no other command pays for the SDK.
 import { type Command, Help, type Option } from 'commander';
-import { LeadError } from '../api/errors.js';
+import { LeadError } from '../../api/errors.js';
 import {
   DEFAULT_MAX_REQUESTS,
   DEFAULT_MAX_SEARCHES,
   DEFAULT_MAX_SEARCHES_PER_DAY,
   MCP_MAX_WAIT_SEC,
-} from '../mcp/defaults.js';
-import type { runMcpCommand } from '../mcp/entry.js';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
-import { integerIn } from './parsers.js';
+} from '../../mcp/defaults.js';
+import type { runMcpCommand } from '../../mcp/entry.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
+import { integerIn } from '../parsers.js';
 
 export function registerMcp(program: Command, contextFor: ContextFor): Command {
   const mcp = program.command('mcp');

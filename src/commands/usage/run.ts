@@ -1,8 +1,8 @@
 // `leadctl usage`: what the ledger counted for this profile and base URL (with none set: every base URL
 // the profile has counted, added up) today and this month, beside the plan's limits under both of the
 // spec's plan tables. Reads only: no request, no lock.
-import { resolveSettings } from '../config/settings.js';
-import { formatCount } from '../ui/count.js';
+import { resolveSettings } from '../../config/settings.js';
+import { formatCount } from '../../ui/count.js';
 import {
   addCounts,
   type Counts,
@@ -12,7 +12,7 @@ import {
   readLedger,
   SANDBOX_KEY,
   zeroCounts,
-} from '../usage/ledger.js';
+} from '../../usage/ledger.js';
 import {
   PLAN_LIMITS,
   planLabel,
@@ -20,9 +20,9 @@ import {
   type UsageTotals,
   usageReport,
   type VariantLimits,
-} from '../usage/report.js';
-import type { CommandContext } from './context.js';
-import { openUi } from './session.js';
+} from '../../usage/report.js';
+import type { CommandContext } from '../context.js';
+import { openUi } from '../session.js';
 
 const MACHINE_ONLY =
   'this machine only: other machines, other tools and the web app spend the same allowance';

@@ -1,6 +1,6 @@
 // What `leadctl config set|get|unset|list|path` do. Values go to stdout, everything else to stderr;
 // the API key is masked unless --reveal and never appears in a message.
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../../api/errors.js';
 import {
   CONFIG_KEYS,
   type ConfigKey,
@@ -8,9 +8,9 @@ import {
   type ProfileValues,
   parseConfigValue,
   unknownKeyError,
-} from '../config/keys.js';
-import { configFile } from '../config/paths.js';
-import { updateProfile } from '../config/profile-writer.js';
+} from '../../config/keys.js';
+import { configFile } from '../../config/paths.js';
+import { updateProfile } from '../../config/profile-writer.js';
 import {
   checkProfileName,
   DEFAULT_PROFILE,
@@ -19,13 +19,13 @@ import {
   storedValue,
   storedValues,
   unknownKeyWarnings,
-} from '../config/profiles.js';
-import { readSecret } from '../config/read-secret.js';
-import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../config/settings.js';
-import { readConfigFile } from '../config/store.js';
-import { maskApiKey } from '../text/mask.js';
+} from '../../config/profiles.js';
+import { readSecret } from '../../config/read-secret.js';
+import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../../config/settings.js';
+import { readConfigFile } from '../../config/store.js';
+import { maskApiKey } from '../../text/mask.js';
 
-export { CONFIG_KEYS } from '../config/keys.js';
+export { CONFIG_KEYS } from '../../config/keys.js';
 
 export interface ConfigIo {
   stdout: NodeJS.WritableStream;

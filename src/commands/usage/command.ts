@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
 
 export function registerUsage(program: Command, contextFor: ContextFor): Command {
   return program
@@ -16,7 +16,7 @@ export function registerUsage(program: Command, contextFor: ContextFor): Command
       ]),
     )
     .action(async (flags: { json?: boolean }, self: Command) => {
-      const { runUsage } = await import('./runs.js');
+      const { runUsage } = await import('../runs.js');
       await runUsage(flags, contextFor(self));
     });
 }

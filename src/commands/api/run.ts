@@ -3,16 +3,16 @@
 // body goes to stdout as the server sent it; on a terminal, characters a terminal would act on are
 // shown as escapes and the key is masked.
 
-import { UsageError } from '../api/errors.js';
-import { parseJsonLossless } from '../api/lossless-json.js';
-import { rawApiUrl, rawPages } from '../api/raw-request.js';
-import { prettyJson } from '../output/json-pretty.js';
-import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
-import { openOutput } from '../output/writer.js';
-import { maskApiKey } from '../text/mask.js';
-import { type Field, jsonBody, queryPairs } from './api-fields.js';
-import { type CommandContext, colorAllowed } from './context.js';
-import { openSession } from './session.js';
+import { UsageError } from '../../api/errors.js';
+import { parseJsonLossless } from '../../api/lossless-json.js';
+import { rawApiUrl, rawPages } from '../../api/raw-request.js';
+import { prettyJson } from '../../output/json-pretty.js';
+import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
+import { openOutput } from '../../output/writer.js';
+import { maskApiKey } from '../../text/mask.js';
+import { type Field, jsonBody, queryPairs } from '../api-fields.js';
+import { type CommandContext, colorAllowed } from '../context.js';
+import { openSession } from '../session.js';
 
 /** The options of `leadctl api`, as commander parses them. */
 export interface ApiFlags {

@@ -1,20 +1,20 @@
 // `leadctl sync`: leads and history into a SQLite database, in one transaction, so that a failure or
 // Ctrl-C leaves the last committed state. The first run fetches everything; later runs only what is
 // new (one request per list when nothing is). docs/sync.md has the tables and the rules.
-import type { ListResource } from '../api/paging/index.js';
-import { RESOURCES } from '../resources.js';
-import { type OpenDatabase, openDatabase } from '../sync/database.js';
-import { loadSqlite } from '../sync/engine.js';
-import { walkList } from '../sync/list-walk.js';
-import { defaultDatabase } from '../sync/paths.js';
-import { readListState, writeListState } from '../sync/sync-state.js';
-import { rowUpserter, type UpsertCounts } from '../sync/upsert.js';
-import { formatCount } from '../ui/count.js';
-import { VERSION } from '../version.js';
-import type { CommandContext } from './context.js';
-import { progressLine } from './footer.js';
-import { connect, resolveTarget, type Session } from './session.js';
-import type { SyncFlags } from './sync.js';
+import type { ListResource } from '../../api/paging/index.js';
+import { RESOURCES } from '../../resources.js';
+import { type OpenDatabase, openDatabase } from '../../sync/database.js';
+import { loadSqlite } from '../../sync/engine.js';
+import { walkList } from '../../sync/list-walk.js';
+import { defaultDatabase } from '../../sync/paths.js';
+import { readListState, writeListState } from '../../sync/sync-state.js';
+import { rowUpserter, type UpsertCounts } from '../../sync/upsert.js';
+import { formatCount } from '../../ui/count.js';
+import { VERSION } from '../../version.js';
+import type { CommandContext } from '../context.js';
+import { progressLine } from '../footer.js';
+import { connect, resolveTarget, type Session } from '../session.js';
+import type { SyncFlags } from './command.js';
 
 const LISTS: ListResource[] = ['leads', 'history'];
 

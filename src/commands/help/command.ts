@@ -4,9 +4,9 @@
 // command: the two reference tables and their rendering for a terminal (a few kilobytes of text,
 // loaded with the definitions rather than behind an import of their own).
 import type { Command } from 'commander';
-import { UsageError } from '../api/errors.js';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import { UsageError } from '../../api/errors.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
 
 /** For the root --help, before its examples: where the reference tables are. */
 export const TOPICS_POINTER = `

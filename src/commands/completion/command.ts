@@ -1,6 +1,6 @@
 import { Argument, type Command } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
 
 // Kept here rather than imported from ../completion/ so that --help loads no generator code.
 const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
@@ -28,7 +28,7 @@ export function registerCompletion(program: Command, contextFor: ContextFor): Co
       ]),
     )
     .action(async (shell: ShellName, _flags: unknown, self: Command) => {
-      const { completionScript } = await import('../completion/index.js');
+      const { completionScript } = await import('../../completion/index.js');
       contextFor(self).io.stdout.write(completionScript(shell, rootOf(self)));
     });
 }

@@ -2,18 +2,18 @@
 // stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
 // echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
 // stored key and says which one it removed. Both write through config/profile-writer.ts (locked, 0600).
-import { UsageError } from '../api/errors.js';
-import { parseConfigValue } from '../config/keys.js';
-import { configFile } from '../config/paths.js';
-import { updateProfile } from '../config/profile-writer.js';
-import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } from '../config/profiles.js';
-import { readSecret } from '../config/read-secret.js';
-import { resolveSettings } from '../config/settings.js';
-import { readConfigFile } from '../config/store.js';
-import { maskApiKey } from '../text/mask.js';
-import { explainRejectedKey } from '../ui/error-lines.js';
-import type { CommandContext } from './context.js';
-import { connect, openUi } from './session.js';
+import { UsageError } from '../../api/errors.js';
+import { parseConfigValue } from '../../config/keys.js';
+import { configFile } from '../../config/paths.js';
+import { updateProfile } from '../../config/profile-writer.js';
+import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } from '../../config/profiles.js';
+import { readSecret } from '../../config/read-secret.js';
+import { resolveSettings } from '../../config/settings.js';
+import { readConfigFile } from '../../config/store.js';
+import { maskApiKey } from '../../text/mask.js';
+import { explainRejectedKey } from '../../ui/error-lines.js';
+import type { CommandContext } from '../context.js';
+import { connect, openUi } from '../session.js';
 
 export interface LoginFlags {
   withToken?: boolean;

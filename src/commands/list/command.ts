@@ -1,10 +1,10 @@
 // leads and history take the same options and do the same thing to a different resource.
 import type { Command } from 'commander';
-import type { ResourceName } from '../resources.js';
-import type { ContextFor } from './context.js';
-import type { ListFlags } from './list-flags.js';
-import { integerIn } from './parsers.js';
-import { addOutputOptions, addPagingOptions } from './shared-options.js';
+import type { ResourceName } from '../../resources.js';
+import type { ContextFor } from '../context.js';
+import type { ListFlags } from '../list-flags.js';
+import { addOutputOptions, addPagingOptions } from '../options.js';
+import { integerIn } from '../parsers.js';
 
 export function registerListCommand(
   program: Command,
@@ -26,7 +26,7 @@ export function registerListCommand(
   addOutputOptions(command);
   command.option('--append', 'csv, tsv, ndjson: add rows to the -o file (header only when new)');
   command.addHelpText('after', spec.examples).action(async (flags: ListFlags, self: Command) => {
-    const { runList } = await import('./runs.js');
+    const { runList } = await import('../runs.js');
     await runList(spec.resource, flags, contextFor(self));
   });
   return command;

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
-import { integerIn, nonBlank, timeSpan } from './parsers.js';
-import type { SearchFlags } from './search-flags.js';
-import { addOutputOptions } from './shared-options.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
+import { addOutputOptions } from '../options.js';
+import { integerIn, nonBlank, timeSpan } from '../parsers.js';
+import type { SearchFlags } from '../search-flags.js';
 
 export function registerSearch(program: Command, contextFor: ContextFor): Command {
   const command = program
@@ -57,7 +57,7 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       ]),
     )
     .action(async (words: string[], flags: SearchFlags, self: Command) => {
-      const { runSearch } = await import('./runs.js');
+      const { runSearch } = await import('../runs.js');
       await runSearch(words, flags, contextFor(self));
     });
   return command;

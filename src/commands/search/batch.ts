@@ -2,19 +2,19 @@
 // checked before the first request; searches run a few at a time and are written in input order;
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
-import type { ClientHooks } from '../api/client.js';
-import { InterruptedError, UsageError, ValidationError } from '../api/errors.js';
-import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../batch/items.js';
-import { planBatch, readInputText } from '../batch/load-input.js';
-import { openBatchTarget } from '../batch/open-target.js';
+import type { ClientHooks } from '../../api/client.js';
+import { InterruptedError, UsageError, ValidationError } from '../../api/errors.js';
+import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
+import { planBatch, readInputText } from '../../batch/load-input.js';
+import { openBatchTarget } from '../../batch/open-target.js';
 import {
   type BatchStop,
   type RequestBudget,
   runBatchEngine,
   type SearchOutcome,
-} from '../batch/run-batch.js';
-import { recordSends, unansweredBefore } from '../batch/sent-record.js';
-import { type OutputShape, removeState } from '../batch/state.js';
+} from '../../batch/run-batch.js';
+import { recordSends, unansweredBefore } from '../../batch/sent-record.js';
+import { type OutputShape, removeState } from '../../batch/state.js';
 import {
   failedRowsError,
   linesOf,
@@ -24,16 +24,16 @@ import {
   unknownAtStop,
   unknownNotResent,
   unknownRowsError,
-} from '../batch/summary.js';
-import type { SearchRow } from '../batch/validate.js';
-import { createItemRenderer } from '../output/item-sink.js';
-import { notePartialFile } from '../output/partial-note.js';
-import { sanitizeForTerminal } from '../output/sanitize.js';
-import { safeForStderr } from '../ui/safe-text.js';
-import { quotaCheckForSearches } from '../usage/spend-warning.js';
-import type { CommandContext } from './context.js';
-import { remembersSearches, type SearchFlags } from './search-flags.js';
-import { openSession } from './session.js';
+} from '../../batch/summary.js';
+import type { SearchRow } from '../../batch/validate.js';
+import { createItemRenderer } from '../../output/item-sink.js';
+import { notePartialFile } from '../../output/partial-note.js';
+import { sanitizeForTerminal } from '../../output/sanitize.js';
+import { safeForStderr } from '../../ui/safe-text.js';
+import { quotaCheckForSearches } from '../../usage/spend-warning.js';
+import type { CommandContext } from '../context.js';
+import { remembersSearches, type SearchFlags } from '../search-flags.js';
+import { openSession } from '../session.js';
 
 type Item = Record<string, unknown>;
 
@@ -55,14 +55,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     );
   }
   if (flags.dryRun) {
-    const { runBatchDryRun } = await import('../batch/dry-run.js');
+    const { runBatchDryRun } = await import('../../batch/dry-run.js');
     return runBatchDryRun(plan, input, flags, ctx);
   }
 
   const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
   // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
-    ? await (await import('../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
+    ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
     : undefined;
   /** Rows answered from the database (--cache): nothing was sent, so nothing new is stored. */
   const fromCache = new Set<SearchRow>();

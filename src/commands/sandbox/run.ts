@@ -1,11 +1,11 @@
 // `leadctl sandbox`: start the local API server, print how to reach it (stdout: sourceable
 // KEY=value lines; stderr: the keys table for people), and serve until SIGINT/SIGTERM or the signal.
 
-import { UsageError } from '../api/errors.js';
-import { errorCode } from '../config/store.js';
-import { type SandboxHandle, type SandboxOptions, startSandbox } from '../sandbox/index.js';
-import { PLAN_ALLOWANCES } from '../sandbox/keys.js';
-import { formatCount } from '../ui/count.js';
+import { UsageError } from '../../api/errors.js';
+import { errorCode } from '../../config/store.js';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
+import { PLAN_ALLOWANCES } from '../../sandbox/keys.js';
+import { formatCount } from '../../ui/count.js';
 
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
 
 export function registerAuth(program: Command, contextFor: ContextFor): Command {
   const auth = program
@@ -26,7 +26,7 @@ export function registerAuth(program: Command, contextFor: ContextFor): Command 
         ]),
     )
     .action(async (flags: { withToken?: boolean }, self: Command) => {
-      const { runAuthLogin } = await import('./runs.js');
+      const { runAuthLogin } = await import('../runs.js');
       await runAuthLogin(flags, contextFor(self));
     });
   auth
@@ -34,7 +34,7 @@ export function registerAuth(program: Command, contextFor: ContextFor): Command 
     .description("remove the profile's stored API key (the base URL and other settings stay)")
     .addHelpText('after', examples(['leadctl auth logout', 'leadctl --profile work auth logout']))
     .action(async (_flags: unknown, self: Command) => {
-      const { runAuthLogout } = await import('./runs.js');
+      const { runAuthLogout } = await import('../runs.js');
       await runAuthLogout(contextFor(self));
     });
   auth
@@ -49,7 +49,7 @@ export function registerAuth(program: Command, contextFor: ContextFor): Command 
       ]),
     )
     .action(async (_flags: unknown, self: Command) => {
-      const { runAuthStatus } = await import('./runs.js');
+      const { runAuthStatus } = await import('../runs.js');
       await runAuthStatus(contextFor(self));
     });
   return auth;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
 
 export interface SyncFlags {
   db?: string;
@@ -23,7 +23,7 @@ export function registerSync(program: Command, contextFor: ContextFor): Command 
     )
     .action(async (flags: SyncFlags, self: Command) => {
       // Its own chunk: the database code loads for this command (and search --db) alone.
-      const { runSync } = await import('./sync-run.js');
+      const { runSync } = await import('./run.js');
       await runSync(flags, contextFor(self));
     });
 }

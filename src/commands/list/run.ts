@@ -2,20 +2,20 @@
 // --checkpoint) streamed in order through the paginator, ending with what was written and the
 // requests it took.
 
-import { ExitCode, LeadError, UsageError } from '../api/errors.js';
-import { fetchListPage, type PageProgress } from '../api/paging/index.js';
-import { RequestBudget } from '../api/request-budget.js';
-import { parseSince } from '../api/since.js';
-import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
-import { appendUndoPoint } from '../output/append-file.js';
-import { withItemSink, writesToStdout } from '../output/item-sink.js';
-import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/count.js';
-import { quotaCheckForPages } from '../usage/spend-warning.js';
-import type { CommandContext } from './context.js';
-import { pageFooter, progressLine } from './footer.js';
-import type { ListFlags } from './list-flags.js';
-import { openSession } from './session.js';
+import { ExitCode, LeadError, UsageError } from '../../api/errors.js';
+import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
+import { RequestBudget } from '../../api/request-budget.js';
+import { parseSince } from '../../api/since.js';
+import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
+import { appendUndoPoint } from '../../output/append-file.js';
+import { withItemSink, writesToStdout } from '../../output/item-sink.js';
+import { RESOURCES } from '../../resources.js';
+import { formatCount } from '../../ui/count.js';
+import { quotaCheckForPages } from '../../usage/spend-warning.js';
+import type { CommandContext } from '../context.js';
+import { pageFooter, progressLine } from '../footer.js';
+import type { ListFlags } from '../list-flags.js';
+import { openSession } from '../session.js';
 
 export async function runList(
   resource: 'leads' | 'history',
@@ -62,7 +62,7 @@ export async function runList(
       flags.checkpoint === undefined
         ? undefined
         : // Loaded only here: it brings node:crypto and zod, which a one-page run never needs.
-          await (await import('../checkpoint/checkpoint-run.js')).startCheckpointRun({
+          await (await import('../../checkpoint/checkpoint-run.js')).startCheckpointRun({
             file: flags.checkpoint,
             client,
             resource,

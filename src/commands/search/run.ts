@@ -1,12 +1,12 @@
 // One search: validate everything before the request, then write the results like any list.
-import { UsageError } from '../api/errors.js';
-import { withItemSink } from '../output/item-sink.js';
-import { sanitizeForTerminal } from '../output/sanitize.js';
-import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/count.js';
-import type { CommandContext } from './context.js';
-import { remembersSearches, type SearchFlags } from './search-flags.js';
-import { openSession, type Session } from './session.js';
+import { UsageError } from '../../api/errors.js';
+import { withItemSink } from '../../output/item-sink.js';
+import { sanitizeForTerminal } from '../../output/sanitize.js';
+import { RESOURCES } from '../../resources.js';
+import { formatCount } from '../../ui/count.js';
+import type { CommandContext } from '../context.js';
+import { remembersSearches, type SearchFlags } from '../search-flags.js';
+import { openSession, type Session } from '../session.js';
 
 const USAGE_HINT =
   'usage: leadctl search <query...> --location <place> [--radius <miles>], or --input <file>';
@@ -15,7 +15,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const query = words.join(' ').trim();
   if (flags.input !== undefined) {
     if (query) throw new UsageError('give either a query or --input, not both', USAGE_HINT);
-    const { runBatch } = await import('./batch-run.js');
+    const { runBatch } = await import('./batch.js');
     await runBatch(flags.input, flags, ctx);
     return;
   }
@@ -30,7 +30,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   if (flags.location === undefined) throw new UsageError('missing --location: where to search', USAGE_HINT);
 
   // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
-  const remembering = remembersSearches(flags) ? await import('../sync/search-memory.js') : undefined;
+  const remembering = remembersSearches(flags) ? await import('../../sync/search-memory.js') : undefined;
   const memory = await remembering?.openSearchMemory(flags, ctx.io.env);
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;

@@ -1,9 +1,9 @@
 import { Argument, type Command } from 'commander';
-import { CONFIG_KEYS } from '../config/keys.js';
-import { selectedProfileName } from '../config/profiles.js';
-import type { ConfigIo } from './config-run.js';
-import type { CommandContext, ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import { CONFIG_KEYS } from '../../config/keys.js';
+import { selectedProfileName } from '../../config/profiles.js';
+import type { CommandContext, ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
+import type { ConfigIo } from './run.js';
 
 function configIo({ io, globals }: CommandContext): ConfigIo {
   return {
@@ -30,7 +30,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
         'leadctl --profile work config list',
       ]),
     );
-  const run = () => import('./runs.js');
+  const run = () => import('../runs.js');
 
   config
     .command('set')

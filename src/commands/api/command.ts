@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { fieldCollector } from './api-fields.js';
-import type { ApiFlags } from './api-run.js';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
+import { fieldCollector } from '../api-fields.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
+import type { ApiFlags } from './run.js';
 
 function httpMethod(text: string): string {
   if (!/^[A-Za-z]+$/.test(text)) throw new InvalidArgumentError('expected a method such as GET or POST');
@@ -46,7 +46,7 @@ ${examples([
 ])}`,
     )
     .action(async (path: string, flags: ApiFlags, self: Command) => {
-      const { runApi } = await import('./runs.js');
+      const { runApi } = await import('../runs.js');
       await runApi(path, flags, contextFor(self));
     });
 }

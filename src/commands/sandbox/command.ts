@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import type { ContextFor } from './context.js';
-import { examples } from './help-text.js';
-import { integerIn, nonBlank, probability } from './parsers.js';
+import type { ContextFor } from '../context.js';
+import { examples } from '../help-text.js';
+import { integerIn, nonBlank, probability } from '../parsers.js';
 
 interface SandboxFlags {
   port: number;
@@ -60,7 +60,7 @@ export function registerSandbox(program: Command, contextFor: ContextFor): Comma
       ]),
     )
     .action(async (flags: SandboxFlags, self: Command) => {
-      const { runSandbox } = await import('./sandbox-run.js');
+      const { runSandbox } = await import('./run.js');
       const { io, signal } = contextFor(self);
       const given = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
       await runSandbox(
