@@ -1,7 +1,7 @@
 // argv -> the options an action receives, as a table (changesets' habit): what commander parses,
 // with our parsers and defaults, stopped just before the action runs. No action, no request.
 import { Writable } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 
@@ -17,9 +17,9 @@ async function parsed(argv: string[]): Promise<{ command: string; options: objec
   const io = { stdout: discard(), stderr: discard(), stdin: process.stdin, env: {} };
   const program = buildProgram(io, new AbortController().signal);
   let seen: { command: string; options: object; args: string[] } | undefined;
-  program.hook('preAction', (_program, action: Command) => {
+  program.hook('preAction', (_program, action: CommandUnknownOpts) => {
     const names: string[] = [];
-    for (let at: Command | null = action; at?.parent; at = at.parent) names.unshift(at.name());
+    for (let at: CommandUnknownOpts | null = action; at?.parent; at = at.parent) names.unshift(at.name());
     seen = { command: names.join(' '), options: action.optsWithGlobals(), args: action.args };
     throw STOP;
   });

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { registerCompletion } from '../../src/commands/completion/command.js';
 import type { ContextFor, Io } from '../../src/commands/context.js';

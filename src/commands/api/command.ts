@@ -1,15 +1,32 @@
-import { type Command, InvalidArgumentError } from 'commander';
-import { fieldCollector } from '../api-fields.js';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
-import type { ApiFlags } from './run.js';
+// `leadctl api <path>`: the definition, and -F/-f read as gh reads them: -F turns true, false, null
+// and integers into JSON values (anything else stays a string), -f always sends a string. They become
+// the JSON body of a POST/PUT/PATCH/DELETE, or the query string of a GET (./run.ts).
+import { InvalidArgumentError } from '@commander-js/extra-typings';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import type { OptionsOf } from '../options.js';
+
+export interface Field {
+  key: string;
+  value: string;
+  typed: boolean;
+}
+
+/** commander argParser: splits at the first `=`, collecting repeats in order. */
+function fieldCollector(typed: boolean) {
+  return (text: string, previous: Field[] = []): Field[] => {
+    const at = text.indexOf('=');
+    if (at <= 0) throw new InvalidArgumentError('expected key=value, e.g. location=Austin');
+    return [...previous, { key: text.slice(0, at), value: text.slice(at + 1), typed }];
+  };
+}
 
 function httpMethod(text: string): string {
   if (!/^[A-Za-z]+$/.test(text)) throw new InvalidArgumentError('expected a method such as GET or POST');
   return text.toUpperCase();
 }
 
-export function registerApi(program: Command, contextFor: ContextFor): Command {
+function apiOptions(program: Program) {
   return program
     .command('api')
     .description(
@@ -33,7 +50,14 @@ export function registerApi(program: Command, contextFor: ContextFor): Command {
       fieldCollector(false),
       [],
     )
-    .option('--paginate', 'GET every page of a paged list and print its items as one JSON array')
+    .option('--paginate', 'GET every page of a paged list and print its items as one JSON array');
+}
+
+/** The options of `leadctl api`, as commander parses them. */
+export type ApiFlags = OptionsOf<typeof apiOptions>;
+
+export function registerApi(program: Program, contextFor: ContextFor) {
+  return apiOptions(program)
     .addHelpText(
       'after',
       `
@@ -45,8 +69,8 @@ ${examples([
   'leadctl api history --paginate | jq length',
 ])}`,
     )
-    .action(async (path: string, flags: ApiFlags, self: Command) => {
-      const { runApi } = await import('../runs.js');
+    .action(async (path, flags, self) => {
+      const { runApi } = await import('./run.js');
       await runApi(path, flags, contextFor(self));
     });
 }

@@ -10,17 +10,9 @@ import { prettyJson } from '../../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
 import { openOutput } from '../../output/writer.js';
 import { maskApiKey } from '../../text/mask.js';
-import { type Field, jsonBody, queryPairs } from '../api-fields.js';
 import { type CommandContext, colorAllowed } from '../context.js';
 import { openSession } from '../session.js';
-
-/** The options of `leadctl api`, as commander parses them. */
-export interface ApiFlags {
-  method?: string;
-  field: Field[];
-  rawField: Field[];
-  paginate?: boolean;
-}
+import type { ApiFlags, Field } from './command.js';
 
 export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext): Promise<void> {
   const fields = [...flags.field, ...flags.rawField];
@@ -105,4 +97,25 @@ function prettyOrUndefined(text: string, color: boolean): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON object in the fields' order; integers keep their digits exactly, however long. */
+export function jsonBody(fields: readonly Field[]): string {
+  const seen = new Set<string>();
+  const members = fields.map(({ key, value, typed }) => {
+    if (seen.has(key)) throw new UsageError(`field "${key}" is given twice`);
+    seen.add(key);
+    return `${JSON.stringify(key)}:${typed ? typedJson(value) : JSON.stringify(value)}`;
+  });
+  return `{${members.join(',')}}`;
+}
+
+export function queryPairs(fields: readonly Field[]): [string, string][] {
+  return fields.map(({ key, value }) => [key, value]);
+}
+
+function typedJson(value: string): string {
+  if (value === 'true' || value === 'false' || value === 'null') return value;
+  if (/^-?(0|[1-9][0-9]*)$/.test(value)) return value;
+  return JSON.stringify(value);
 }

@@ -1,8 +1,19 @@
+// `leadctl auth status`: what a run would use (profile, base URL, key and where each came from, the
+// key masked) on stdout, then one request (`leads --limit 1`) to learn whether the server accepts the
+// key. The exit code is that request's: 0 accepted, 3 rejected, 4 deactivated, 6 unreachable.
+//
 // `leadctl auth login`: the base URL and key for a profile, checked with one request before they are
 // stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
 // echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
 // stored key and says which one it removed. Both write through config/profile-writer.ts (locked, 0600).
-import { UsageError } from '../../api/errors.js';
+import {
+  AuthError,
+  ForbiddenError,
+  LeadError,
+  NetworkError,
+  ServerError,
+  UsageError,
+} from '../../api/errors.js';
 import { parseConfigValue } from '../../config/keys.js';
 import { configFile } from '../../config/paths.js';
 import { updateProfile } from '../../config/profile-writer.js';
@@ -13,11 +24,16 @@ import { readConfigFile } from '../../config/store.js';
 import { maskApiKey } from '../../text/mask.js';
 import { explainRejectedKey } from '../../ui/error-lines.js';
 import type { CommandContext } from '../context.js';
-import { connect, openUi } from '../session.js';
-
-export interface LoginFlags {
-  withToken?: boolean;
-}
+import {
+  connect,
+  openUi,
+  resolveTarget,
+  type Session,
+  type Source,
+  sourceText,
+  type Target,
+} from '../session.js';
+import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
   const { io, globals } = ctx;
@@ -157,4 +173,53 @@ function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partia
   const picked: Partial<Pick<T, K>> = {};
   for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
   return picked;
+}
+
+export async function runAuthStatus(ctx: CommandContext): Promise<void> {
+  const target = await resolveTarget(ctx);
+  const print = (label: string, text: string) => ctx.io.stdout.write(`${label.padEnd(10)}${text}\n`);
+  const { settings } = target;
+  print('profile', `${settings.profile} (${settings.configPath})`);
+  print(
+    'base URL',
+    target.baseUrl ? `${target.baseUrl} (${from(target, target.baseUrlSource, 'base-url')})` : 'not set',
+  );
+  print(
+    'API key',
+    target.apiKey
+      ? `${maskApiKey(target.apiKey)} (${from(target, target.apiKeySource, 'api-key')})`
+      : 'not set',
+  );
+
+  let session: Session;
+  try {
+    session = connect(target);
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+  const request = `GET ${session.client.apiRoot}leads?limit=1`;
+  try {
+    await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });
+    print('server', `accepted the key (this check spent 1 request: ${request})`);
+  } catch (error) {
+    print('server', `${outcome(error)} (${request})`);
+    throw error;
+  } finally {
+    await session.close();
+  }
+}
+
+function from(target: Target, source: Source | undefined, key: 'api-key' | 'base-url'): string {
+  return sourceText(key, source, target.settings.profile);
+}
+
+function outcome(error: unknown): string {
+  if (error instanceof AuthError) return `rejected the key (${error.status})`;
+  if (error instanceof ForbiddenError)
+    return `refused: account deactivated or without API access (${error.status})`;
+  if (error instanceof NetworkError) return 'not reached';
+  if (error instanceof ServerError) return `failed (${error.status})`;
+  if (error instanceof LeadError && 'status' in error) return `answered ${String(error.status)}`;
+  return 'no usable answer';
 }

@@ -1,19 +1,18 @@
-import { Argument, type Command } from 'commander';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
+// `leadctl completion <shell>`: the generator (src/completion/) loads when the action runs.
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
 
 // Kept here rather than imported from ../completion/ so that --help loads no generator code.
 const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
-type ShellName = (typeof SHELL_NAMES)[number];
-
 /** The top of the tree: the script describes every command, not just the ones below `completion`. */
-function rootOf(command: Command): Command {
+function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {
   let root = command;
   while (root.parent) root = root.parent;
   return root;
 }
 
-export function registerCompletion(program: Command, contextFor: ContextFor): Command {
+export function registerCompletion(program: Program, contextFor: ContextFor) {
   return program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
@@ -27,7 +26,7 @@ export function registerCompletion(program: Command, contextFor: ContextFor): Co
         'leadctl completion fish > ~/.config/fish/completions/leadctl.fish',
       ]),
     )
-    .action(async (shell: ShellName, _flags: unknown, self: Command) => {
+    .action(async (shell, _flags, self) => {
       const { completionScript } = await import('../../completion/index.js');
       contextFor(self).io.stdout.write(completionScript(shell, rootOf(self)));
     });

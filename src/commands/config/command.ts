@@ -1,8 +1,9 @@
-import { Argument, type Command } from 'commander';
+// `leadctl config set|get|unset|list|profiles|remove-profile|path` (./run.ts).
+import { Argument } from '@commander-js/extra-typings';
 import { CONFIG_KEYS } from '../../config/keys.js';
 import { selectedProfileName } from '../../config/profiles.js';
-import type { CommandContext, ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
+import type { CommandContext, ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
 import type { ConfigIo } from './run.js';
 
 function configIo({ io, globals }: CommandContext): ConfigIo {
@@ -18,7 +19,7 @@ function configIo({ io, globals }: CommandContext): ConfigIo {
 
 const keyArgument = () => new Argument('<key>', CONFIG_KEYS.join(', ')).choices(CONFIG_KEYS);
 
-export function registerConfig(program: Command, contextFor: ContextFor): Command {
+export function registerConfig(program: Program, contextFor: ContextFor) {
   const config = program
     .command('config')
     .description('read and change stored settings (per profile, in config.json)')
@@ -30,7 +31,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
         'leadctl --profile work config list',
       ]),
     );
-  const run = () => import('../runs.js');
+  const run = () => import('./run.js');
 
   config
     .command('set')
@@ -45,7 +46,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     )
     .addArgument(keyArgument())
     .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
-    .action(async (key: string, value: string | undefined, _flags: unknown, self: Command) => {
+    .action(async (key, value, _flags, self) => {
       await (await run()).runConfigSet(key, value, configIo(contextFor(self)));
     });
   config
@@ -57,7 +58,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     )
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
-    .action(async (key: string, flags: { reveal?: boolean }, self: Command) => {
+    .action(async (key, flags, self) => {
       await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, configIo(contextFor(self)));
     });
   config
@@ -69,7 +70,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     )
     // No choices here: a misspelt key left by a hand edit must be removable too.
     .argument('<key>', CONFIG_KEYS.join(', '))
-    .action(async (key: string, _flags: unknown, self: Command) => {
+    .action(async (key, _flags, self) => {
       await (await run()).runConfigUnset(key, configIo(contextFor(self)));
     });
   config
@@ -81,7 +82,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     )
     .option('--reveal', 'print the api-key in full')
     .option('--json', 'print one JSON object')
-    .action(async (flags: { reveal?: boolean; json?: boolean }, self: Command) => {
+    .action(async (flags, self) => {
       await (await run()).runConfigList(
         { reveal: Boolean(flags.reveal), json: Boolean(flags.json) },
         configIo(contextFor(self)),
@@ -92,7 +93,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     .description('list the stored profiles; * marks the one this run uses')
     .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
     .option('--json', 'print a JSON array of {name, current}')
-    .action(async (flags: { json?: boolean }, self: Command) => {
+    .action(async (flags, self) => {
       await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, configIo(contextFor(self)));
     });
   config
@@ -104,7 +105,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     )
     .argument('<profile>', 'the profile to remove')
     .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
-    .action(async (profile: string, flags: { yes?: boolean }, self: Command) => {
+    .action(async (profile, flags, self) => {
       await (await run()).runConfigRemoveProfile(
         profile,
         { yes: Boolean(flags.yes) },
@@ -115,7 +116,7 @@ export function registerConfig(program: Command, contextFor: ContextFor): Comman
     .command('path')
     .description('print the path of the config file')
     .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
-    .action(async (_flags: unknown, self: Command) => {
+    .action(async (_flags, self) => {
       await (await run()).runConfigPath(configIo(contextFor(self)));
     });
   return config;

@@ -3,10 +3,14 @@
 // that names a topic runs the topic, any other words name the command whose help to show. Below the
 // command: the two reference tables and their rendering for a terminal (a few kilobytes of text,
 // loaded with the definitions rather than behind an import of their own).
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
+import type { ContextFor, Program } from '../context.js';
+
+/** Two or three real examples at the end of a command's --help. */
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
 
 /** For the root --help, before its examples: where the reference tables are. */
 export const TOPICS_POINTER = `
@@ -14,7 +18,7 @@ Help topics:
   leadctl help environment   variables, their flags and config keys, which one wins
   leadctl help exit-codes    what each exit code means`;
 
-export function registerHelp(program: Command, contextFor: ContextFor): Command {
+export function registerHelp(program: Program, contextFor: ContextFor) {
   program.helpCommand(false);
   const help = program
     .command('help')
@@ -24,19 +28,19 @@ export function registerHelp(program: Command, contextFor: ContextFor): Command 
       'after',
       examples(['leadctl help environment', 'leadctl help exit-codes', 'leadctl help config set']),
     )
-    .action(async (words: string[]) => {
+    .action(async (words) => {
       showCommandHelp(program, words);
     });
   help
     .command('environment')
     .description('environment variables, their flags and config keys, and which wins')
-    .action(async (_flags: unknown, self: Command) => {
+    .action(async (_flags, self) => {
       contextFor(self).io.stdout.write(environmentTopic());
     });
   help
     .command('exit-codes')
     .description('what each exit code means')
-    .action(async (_flags: unknown, self: Command) => {
+    .action(async (_flags, self) => {
       contextFor(self).io.stdout.write(exitCodesTopic());
     });
   return help;
@@ -229,7 +233,7 @@ export function exitCodesTopic(): string {
 }
 
 /** `help config set`: the help of that command; words that name no command are a usage error. */
-export function showCommandHelp(program: Command, words: string[]): void {
+export function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
   let target = program;
   for (const word of words) {
     const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));

@@ -1,19 +1,38 @@
-// leads and history take the same options and do the same thing to a different resource.
-import type { Command } from 'commander';
+// `leadctl leads` and `leadctl history`: the same options and the same run (./run.ts), each on its
+// own resource. The options' type comes from this definition; the run loads when the action runs.
 import type { ResourceName } from '../../resources.js';
-import type { ContextFor } from '../context.js';
-import type { ListFlags } from '../list-flags.js';
-import { addOutputOptions, addPagingOptions } from '../options.js';
-import { integerIn } from '../parsers.js';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import { addOutputOptions, addPagingOptions, integerIn, type OptionsOf } from '../options.js';
 
-export function registerListCommand(
-  program: Command,
-  contextFor: ContextFor,
-  spec: { resource: Extract<ResourceName, 'leads' | 'history'>; description: string; examples: string },
-): Command {
-  const command = program.command(spec.resource).description(spec.description);
-  addPagingOptions(command);
-  command
+type ListResource = Extract<ResourceName, 'leads' | 'history'>;
+
+export function registerLeads(program: Program, contextFor: ContextFor) {
+  return registerList(program, contextFor, 'leads', {
+    description: "the account's saved leads, newest first",
+    examples: examples([
+      'leadctl leads --all --csv -o leads.csv',
+      'leadctl leads --checkpoint leads.ckpt --csv -o leads.csv --append   # nightly: only new leads',
+      "leadctl leads --since 7d --json | jq -r '.[].phone'",
+      'leadctl leads --limit 100 --page 2 --fields name,phone,website',
+    ]),
+  });
+}
+
+export function registerHistory(program: Program, contextFor: ContextFor) {
+  return registerList(program, contextFor, 'history', {
+    description: "the account's past searches, newest first",
+    examples: examples([
+      'leadctl history',
+      'leadctl history --since 24h --csv',
+      "leadctl history --all --json | jq -r '.[].query' | sort | uniq -c",
+    ]),
+  });
+}
+
+/** The options of a list command, in the order --help shows them. */
+function listOptions(program: Program, resource: ListResource) {
+  const command = addPagingOptions(program.command(resource))
     .option(
       '--checkpoint <file>',
       'only what is new since the last run with <file>; the first run exports everything',
@@ -23,11 +42,26 @@ export function registerListCommand(
       'stop at n requests, retries included (exit 5, partial output kept)',
       integerIn(1, Number.MAX_SAFE_INTEGER),
     );
-  addOutputOptions(command);
-  command.option('--append', 'csv, tsv, ndjson: add rows to the -o file (header only when new)');
-  command.addHelpText('after', spec.examples).action(async (flags: ListFlags, self: Command) => {
-    const { runList } = await import('../runs.js');
-    await runList(spec.resource, flags, contextFor(self));
-  });
-  return command;
+  return addOutputOptions(command).option(
+    '--append',
+    'csv, tsv, ndjson: add rows to the -o file (header only when new)',
+  );
+}
+
+/** The options of `leadctl leads` and `leadctl history`, as commander parses them. */
+export type ListFlags = OptionsOf<typeof listOptions>;
+
+function registerList(
+  program: Program,
+  contextFor: ContextFor,
+  resource: ListResource,
+  spec: { description: string; examples: string },
+) {
+  return listOptions(program, resource)
+    .description(spec.description)
+    .addHelpText('after', spec.examples)
+    .action(async (flags, self) => {
+      const { runList } = await import('./run.js');
+      await runList(resource, flags, contextFor(self));
+    });
 }

@@ -1,7 +1,7 @@
 // `leadctl mcp`: a Model Context Protocol server on stdio for AI assistants. The definition imports
 // only commander and the server's defaults; the server is a bundle of its own (src/mcp/entry.ts says
 // why), loaded when the action runs, so no other command pays for the SDK.
-import { type Command, Help, type Option } from 'commander';
+import { Help, type Option } from '@commander-js/extra-typings';
 import { LeadError } from '../../api/errors.js';
 import {
   DEFAULT_MAX_REQUESTS,
@@ -10,11 +10,11 @@ import {
   MCP_MAX_WAIT_SEC,
 } from '../../mcp/defaults.js';
 import type { runMcpCommand } from '../../mcp/entry.js';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
-import { integerIn } from '../parsers.js';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import { integerIn } from '../options.js';
 
-export function registerMcp(program: Command, contextFor: ContextFor): Command {
+export function registerMcp(program: Program, contextFor: ContextFor) {
   const mcp = program.command('mcp');
   return (
     mcp
@@ -63,27 +63,16 @@ export function registerMcp(program: Command, contextFor: ContextFor): Command {
             'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
           ]),
       )
-      .action(
-        async (
-          flags: {
-            maxRequests?: number;
-            maxSearches?: number;
-            maxSearchesPerDay?: number;
-            readOnly?: boolean;
-            tools?: string;
-          },
-          self: Command,
-        ) => {
-          // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
-          // not bundled here.
-          const server: { runMcpCommand: typeof runMcpCommand } = await import(
-            String(new URL('./mcp-server.js', import.meta.url))
-          );
-          const failure = await server.runMcpCommand(flags, contextFor(self));
-          if (failure) {
-            throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
-          }
-        },
-      )
+      .action(async (flags, self) => {
+        // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
+        // not bundled here.
+        const server: { runMcpCommand: typeof runMcpCommand } = await import(
+          String(new URL('./mcp-server.js', import.meta.url))
+        );
+        const failure = await server.runMcpCommand(flags, contextFor(self));
+        if (failure) {
+          throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
+        }
+      })
   );
 }

@@ -1,27 +1,12 @@
-import { type Command, Option } from 'commander';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
-import { integerIn, nonBlank, probability } from '../parsers.js';
-
-interface SandboxFlags {
-  port: number;
-  host: string;
-  plan: 'free' | 'pro' | 'agency';
-  variant: 'a' | 'b';
-  leads?: number;
-  history?: number;
-  latency?: number;
-  failRate?: number;
-  resetRate?: number;
-  seed?: number;
-  dailyLimit?: number;
-  liveSearchLimit?: number;
-  hostileData?: boolean;
-}
+// `leadctl sandbox` (./run.ts): the local API server loads when the action runs.
+import { Option } from '@commander-js/extra-typings';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import { integerIn, nonBlank, probability } from '../options.js';
 
 const count = integerIn(0, 10_000_000);
 
-export function registerSandbox(program: Command, contextFor: ContextFor): Command {
+export function registerSandbox(program: Program, contextFor: ContextFor) {
   return program
     .command('sandbox')
     .description('serve a local Lead Data API with realistic data, for trying scripts without spending quota')
@@ -59,7 +44,7 @@ export function registerSandbox(program: Command, contextFor: ContextFor): Comma
         'leadctl sandbox --variant a --latency 50 --fail-rate 0.1 --daily-limit 20',
       ]),
     )
-    .action(async (flags: SandboxFlags, self: Command) => {
+    .action(async (flags, self) => {
       const { runSandbox } = await import('./run.js');
       const { io, signal } = contextFor(self);
       const given = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });

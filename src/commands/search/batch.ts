@@ -32,8 +32,9 @@ import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { safeForStderr } from '../../ui/safe-text.js';
 import { quotaCheckForSearches } from '../../usage/spend-warning.js';
 import type { CommandContext } from '../context.js';
-import { remembersSearches, type SearchFlags } from '../search-flags.js';
 import { openSession } from '../session.js';
+import type { SearchFlags } from './command.js';
+import { remembersSearches } from './run.js';
 
 type Item = Record<string, unknown>;
 

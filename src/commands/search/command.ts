@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
-import { addOutputOptions } from '../options.js';
-import { integerIn, nonBlank, timeSpan } from '../parsers.js';
-import type { SearchFlags } from '../search-flags.js';
+// `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts). The options' type
+// comes from this definition; the run loads when the action runs.
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import { addOutputOptions, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
 
-export function registerSearch(program: Command, contextFor: ContextFor): Command {
+/** The options of `leadctl search`, in the order --help shows them. */
+function searchOptions(program: Program) {
   const command = program
     .command('search')
     .description('run a new lead search: businesses by keyword and location')
@@ -44,8 +44,14 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
       '--exclude <file>',
       'drop businesses you already have: a CSV or a leadctl database (docs/sync.md)',
     );
-  addOutputOptions(command);
-  command
+  return addOutputOptions(command);
+}
+
+/** The options of `leadctl search`, as commander parses them: shared by the one-search and batch runs. */
+export type SearchFlags = OptionsOf<typeof searchOptions>;
+
+export function registerSearch(program: Program, contextFor: ContextFor) {
+  return searchOptions(program)
     .addHelpText(
       'after',
       examples([
@@ -56,9 +62,8 @@ export function registerSearch(program: Command, contextFor: ContextFor): Comman
         'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
       ]),
     )
-    .action(async (words: string[], flags: SearchFlags, self: Command) => {
-      const { runSearch } = await import('../runs.js');
+    .action(async (words, flags, self) => {
+      const { runSearch } = await import('./run.js');
       await runSearch(words, flags, contextFor(self));
     });
-  return command;
 }

@@ -5,8 +5,8 @@ import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { RESOURCES } from '../../resources.js';
 import { formatCount } from '../../ui/count.js';
 import type { CommandContext } from '../context.js';
-import { remembersSearches, type SearchFlags } from '../search-flags.js';
 import { openSession, type Session } from '../session.js';
+import type { SearchFlags } from './command.js';
 
 const USAGE_HINT =
   'usage: leadctl search <query...> --location <place> [--radius <miles>], or --input <file>';
@@ -85,3 +85,13 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
 }
 
 type SearchAnswer = Awaited<ReturnType<Session['client']['search']>>;
+
+/** --db, --new-only, --cache or --exclude: the run loads src/sync/search-memory.ts (and maybe node:sqlite). */
+export function remembersSearches(flags: SearchFlags): boolean {
+  return (
+    flags.db !== undefined ||
+    Boolean(flags.newOnly) ||
+    flags.cache !== undefined ||
+    flags.exclude !== undefined
+  );
+}

@@ -1,18 +1,22 @@
-import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
+// `leadctl sync` (./run.ts).
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import type { OptionsOf } from '../options.js';
 
-export interface SyncFlags {
-  db?: string;
-}
-
-export function registerSync(program: Command, contextFor: ContextFor): Command {
+function syncOptions(program: Program) {
   return program
     .command('sync')
     .description(
       'mirror saved leads and search history into a SQLite database (incremental; needs Node 22.13+)',
     )
-    .option('--db <file>', 'the database file (default: $XDG_DATA_HOME/leadctl/leads.db)')
+    .option('--db <file>', 'the database file (default: $XDG_DATA_HOME/leadctl/leads.db)');
+}
+
+/** The options of `leadctl sync`, as commander parses them. */
+export type SyncFlags = OptionsOf<typeof syncOptions>;
+
+export function registerSync(program: Program, contextFor: ContextFor) {
+  return syncOptions(program)
     .addHelpText(
       'after',
       examples([
@@ -21,7 +25,7 @@ export function registerSync(program: Command, contextFor: ContextFor): Command 
         'leadctl search plumber -l Austin --db agency.db --new-only --csv',
       ]),
     )
-    .action(async (flags: SyncFlags, self: Command) => {
+    .action(async (flags, self) => {
       // Its own chunk: the database code loads for this command (and search --db) alone.
       const { runSync } = await import('./run.js');
       await runSync(flags, contextFor(self));

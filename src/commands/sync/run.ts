@@ -12,7 +12,7 @@ import { rowUpserter, type UpsertCounts } from '../../sync/upsert.js';
 import { formatCount } from '../../ui/count.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
-import { progressLine } from '../footer.js';
+import { progressLine } from '../list/run.js';
 import { connect, resolveTarget, type Session } from '../session.js';
 import type { SyncFlags } from './command.js';
 

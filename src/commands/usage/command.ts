@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
-import { examples } from '../help-text.js';
+// `leadctl usage` (./run.ts): reads the local ledger, sends nothing.
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
 
-export function registerUsage(program: Command, contextFor: ContextFor): Command {
+export function registerUsage(program: Program, contextFor: ContextFor) {
   return program
     .command('usage')
     .description('requests and searches sent from this machine today and this month, beside the plan')
@@ -15,8 +15,8 @@ export function registerUsage(program: Command, contextFor: ContextFor): Command
         "leadctl usage --json | jq '.today.requests'",
       ]),
     )
-    .action(async (flags: { json?: boolean }, self: Command) => {
-      const { runUsage } = await import('../runs.js');
+    .action(async (flags, self) => {
+      const { runUsage } = await import('./run.js');
       await runUsage(flags, contextFor(self));
     });
 }

@@ -27,7 +27,7 @@ import { openUi } from '../session.js';
 const MACHINE_ONLY =
   'this machine only: other machines, other tools and the web app spend the same allowance';
 
-export async function runUsage(flags: { json?: boolean }, ctx: CommandContext): Promise<void> {
+export async function runUsage(flags: { json?: true }, ctx: CommandContext): Promise<void> {
   const { globals, io } = ctx;
   const ui = await openUi(ctx);
   const settings = await resolveSettings(
