@@ -12,12 +12,13 @@ import {
 import type { runMcpCommand } from '../../mcp/entry.js';
 import type { ContextFor, Program } from '../context.js';
 import { examples } from '../help/command.js';
-import { integerIn } from '../options.js';
+import { integerIn, type OptionsOf } from '../options.js';
 
-export function registerMcp(program: Program, contextFor: ContextFor) {
-  const mcp = program.command('mcp');
+/** The options of `leadctl mcp`, in the order --help shows them. */
+function mcpOptions(program: Program) {
   return (
-    mcp
+    program
+      .command('mcp')
       .description('serve the API to AI assistants: a Model Context Protocol server on stdin/stdout')
       // The global --max-wait says its CLI default; here the server waits less (an assistant is waiting).
       .configureHelp({
@@ -49,30 +50,37 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
         '--tools <a,b>',
         'serve only these tools: search_businesses, find_saved_leads, list_leads, list_search_history, usage',
       )
-      .addHelpText(
-        'after',
-        '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
-          'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
-          'structured content. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n' +
-          'a longer one pauses every tool that sends requests until the reset time.\n' +
-          examples([
-            'leadctl mcp --sandbox',
-            'leadctl mcp --profile work --max-requests 200 --max-searches 20',
-            'leadctl mcp --read-only',
-            'leadctl mcp --tools search_businesses,find_saved_leads,usage',
-            'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
-          ]),
-      )
-      .action(async (flags, self) => {
-        // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
-        // not bundled here.
-        const server: { runMcpCommand: typeof runMcpCommand } = await import(
-          String(new URL('./mcp-server.js', import.meta.url))
-        );
-        const failure = await server.runMcpCommand(flags, contextFor(self));
-        if (failure) {
-          throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
-        }
-      })
   );
+}
+
+/** The options of `leadctl mcp`, as commander parses them (src/mcp/serve.ts reads them). */
+export type McpFlags = OptionsOf<typeof mcpOptions>;
+
+export function registerMcp(program: Program, contextFor: ContextFor) {
+  return mcpOptions(program)
+    .addHelpText(
+      'after',
+      '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
+        'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
+        'structured content. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n' +
+        'a longer one pauses every tool that sends requests until the reset time.\n' +
+        examples([
+          'leadctl mcp --sandbox',
+          'leadctl mcp --profile work --max-requests 200 --max-searches 20',
+          'leadctl mcp --read-only',
+          'leadctl mcp --tools search_businesses,find_saved_leads,usage',
+          'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
+        ]),
+    )
+    .action(async (flags, self) => {
+      // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
+      // not bundled here.
+      const server: { runMcpCommand: typeof runMcpCommand } = await import(
+        String(new URL('./mcp-server.js', import.meta.url))
+      );
+      const failure = await server.runMcpCommand(flags, contextFor(self));
+      if (failure) {
+        throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
+      }
+    });
 }
