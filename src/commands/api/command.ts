@@ -70,7 +70,7 @@ ${examples([
 ])}`,
     )
     .action(async (path, flags, self) => {
-      const { runApi } = await import('./run.js');
+      const { runApi } = await import('../runs.js');
       await runApi(path, flags, contextFor(self));
     });
 }

@@ -23,7 +23,7 @@ export function registerAuth(program: Program, contextFor: ContextFor) {
         ]),
     )
     .action(async (flags, self) => {
-      const { runAuthLogin } = await import('./run.js');
+      const { runAuthLogin } = await import('../runs.js');
       await runAuthLogin(flags, contextFor(self));
     });
   auth
@@ -31,7 +31,7 @@ export function registerAuth(program: Program, contextFor: ContextFor) {
     .description("remove the profile's stored API key (the base URL and other settings stay)")
     .addHelpText('after', examples(['leadctl auth logout', 'leadctl --profile work auth logout']))
     .action(async (_flags, self) => {
-      const { runAuthLogout } = await import('./run.js');
+      const { runAuthLogout } = await import('../runs.js');
       await runAuthLogout(contextFor(self));
     });
   auth
@@ -46,7 +46,7 @@ export function registerAuth(program: Program, contextFor: ContextFor) {
       ]),
     )
     .action(async (_flags, self) => {
-      const { runAuthStatus } = await import('./run.js');
+      const { runAuthStatus } = await import('../runs.js');
       await runAuthStatus(contextFor(self));
     });
   return auth;

@@ -31,7 +31,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
         'leadctl --profile work config list',
       ]),
     );
-  const run = () => import('./run.js');
+  const run = () => import('../runs.js');
 
   config
     .command('set')

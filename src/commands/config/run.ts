@@ -209,7 +209,7 @@ export async function runConfigRemoveProfile(
 }
 
 async function confirm(io: ConfigIo, question: string): Promise<boolean> {
-  // Loaded only to ask: this module is part of every command's run code (runs.ts).
+  // Loaded only to ask: this module is part of every request-making command's run chunk (runs.ts).
   const { createInterface } = await import('node:readline/promises');
   const reader = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
   try {

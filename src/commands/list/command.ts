@@ -61,7 +61,7 @@ function registerList(
     .description(spec.description)
     .addHelpText('after', spec.examples)
     .action(async (flags, self) => {
-      const { runList } = await import('./run.js');
+      const { runList } = await import('../runs.js');
       await runList(resource, flags, contextFor(self));
     });
 }

@@ -63,7 +63,7 @@ export function registerSearch(program: Program, contextFor: ContextFor) {
       ]),
     )
     .action(async (words, flags, self) => {
-      const { runSearch } = await import('./run.js');
+      const { runSearch } = await import('../runs.js');
       await runSearch(words, flags, contextFor(self));
     });
 }

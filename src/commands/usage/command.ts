@@ -16,7 +16,7 @@ export function registerUsage(program: Program, contextFor: ContextFor) {
       ]),
     )
     .action(async (flags, self) => {
-      const { runUsage } = await import('./run.js');
+      const { runUsage } = await import('../runs.js');
       await runUsage(flags, contextFor(self));
     });
 }
