@@ -8,7 +8,7 @@
 // - Dependencies are bundled too. Resolving packages through node_modules and loading their many small
 //   files costs far more than reading one chunk (commander: ~30 ms as a package, a few ms bundled).
 // - undici is bundled through a cut-down entry (build-plugins.mjs) that loads only Agent and request.
-// - Splitting keeps every lazily imported module (the run code of src/commands/runs.ts with the client,
+// - Splitting keeps every lazily imported module (each command's run code with the client,
 //   conf, ora, cli-table3, the sandbox) in chunks that load only when a command's action imports them,
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
@@ -32,6 +32,9 @@ const common = {
   define: { __LEADCTL_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
   metafile: true,
+  // @commander-js/extra-typings is commander with inferred types: at run time it only re-exports
+  // commander's classes (and would build a second unused program), so the bundle takes commander itself.
+  alias: { '@commander-js/extra-typings': 'commander' },
 };
 
 rmSync('dist', { recursive: true, force: true });
@@ -146,7 +149,7 @@ function trimSourceMaps(dir) {
   }
 }
 
-/** commands/mcp.ts finds the server as `./mcp-server.js` beside the file it is bundled into. */
+/** commands/mcp/command.ts finds the server as `./mcp-server.js` beside the file it is bundled into. */
 function assertMcpServerBeside(dir) {
   const importers = readdirSync(dir, { recursive: true })
     .map(String)

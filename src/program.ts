@@ -1,30 +1,28 @@
 // Builds the commander program: the global options of cli.md and one registration per command.
 // Command definitions import only commander; each action loads its heavy module when it runs.
-import { Command, CommanderError } from 'commander';
-import { registerApi } from './commands/api.js';
-import { registerAuth } from './commands/auth.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerConfig } from './commands/config.js';
-import type { ContextFor, GlobalOptions, Io } from './commands/context.js';
-import { examples } from './commands/help-text.js';
-import { registerHelp, TOPICS_POINTER } from './commands/help-topics.js';
-import { registerHistory } from './commands/history.js';
-import { registerLeads } from './commands/leads.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerSearch } from './commands/search.js';
-import { registerSync } from './commands/sync.js';
-import { registerUsage } from './commands/usage.js';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { registerApi } from './commands/api/command.js';
+import { registerAuth } from './commands/auth/command.js';
+import { registerCompletion } from './commands/completion/command.js';
+import { registerConfig } from './commands/config/command.js';
+import type { ContextFor, Io, Program } from './commands/context.js';
+import { examples, registerHelp, TOPICS_POINTER } from './commands/help/command.js';
+import { registerHistory, registerLeads } from './commands/list/command.js';
+import { registerMcp } from './commands/mcp/command.js';
+import { createProgram } from './commands/options.js';
+import { registerSandbox } from './commands/sandbox/command.js';
+import { registerSearch } from './commands/search/command.js';
+import { registerSync } from './commands/sync/command.js';
+import { registerUsage } from './commands/usage/command.js';
 import { explainRun } from './ui/error-lines.js';
-import { VERSION } from './version.js';
 
-export function buildProgram(io: Io, signal: AbortSignal): Command {
-  const program = new Command('leadctl');
+export function buildProgram(io: Io, signal: AbortSignal): Program {
+  const program = createProgram();
   // These reach subcommands only when set before .command() is called.
   program
     // `config help set` ends in commander's help() (code commander.help, exit 0): that is help shown
     // on request, as --help is, so it is passed on as such rather than as a usage error.
-    .exitOverride(function passOn(this: Command, error) {
+    .exitOverride(function passOn(this: CommandUnknownOpts, error) {
       if (error.code === 'commander.help' && error.exitCode === 0) {
         throw new CommanderError(0, 'commander.helpDisplayed', error.message);
       }
@@ -44,28 +42,6 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
 
-  program
-    .description(
-      'Command-line client for the Lead Data API v1: saved leads, search history and lead searches.',
-    )
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
-    .option(
-      '--api-key <key>',
-      'API key (prefer `leadctl config set api-key`: flags show in the process list)',
-    )
-    .option('--base-url <url>', 'API base address; /api/v1/... is appended')
-    .option('--profile <name>', 'stored profile to use (default: "default")')
-    .option('--sandbox', 'run against the built-in sandbox on 127.0.0.1 (no key, no network)')
-    .option('--timeout <s>', 'seconds per request (default: 30)')
-    .option('--retries <n>', 'retries for 5xx and network errors (default: 3)')
-    .option('--max-wait <s>', 'longest single wait on a rate limit before giving up (default: 60)')
-    .option('-q, --quiet', 'no progress and no notices on stderr')
-    .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
-    .option('--no-color', 'no colour on stderr or in tables')
-    .option('--no-pager', 'no pager for long output on a terminal (also: LEADCTL_PAGER=cat)');
-
   // Hints name what this command can change (error-lines.ts): `api nothing` lacks a path, not a base URL.
   program.hook('preAction', (_program, action) => explainRun({ command: commandPathOf(action) }));
 
@@ -79,11 +55,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     ]),
   );
 
-  const contextFor: ContextFor = (command) => ({
-    io,
-    globals: command.optsWithGlobals() as GlobalOptions,
-    signal,
-  });
+  const contextFor: ContextFor = (command) => ({ io, globals: command.optsWithGlobals(), signal });
   registerLeads(program, contextFor);
   registerHistory(program, contextFor);
   registerSearch(program, contextFor);
@@ -108,10 +80,10 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
  * bare `leadctl` and gh do (commander would print it on stderr as an error). A word that names no
  * subcommand is still an unknown command, with commander's own suggestion.
  */
-function showHelpWhenBare(group: Command): void {
+function showHelpWhenBare(group: CommandUnknownOpts): void {
   // An action turns off commander's implicit `help` subcommand: kept on (`config help set`).
   group.helpCommand(true);
-  group.allowExcessArguments().action(function helpOrUnknown(this: Command) {
+  group.allowExcessArguments().action(function helpOrUnknown(this: CommandUnknownOpts) {
     if (this.args.length === 0) {
       this.outputHelp();
       return;
@@ -122,7 +94,7 @@ function showHelpWhenBare(group: Command): void {
 }
 
 /** `config set` for the command `leadctl config set` ran as; '' for the program itself. */
-function commandPathOf(command: Command | undefined): string {
+function commandPathOf(command: CommandUnknownOpts | undefined): string {
   const names: string[] = [];
   for (let at = command; at?.parent; at = at.parent) names.unshift(at.name());
   return names.join(' ');

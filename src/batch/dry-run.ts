@@ -5,7 +5,7 @@
 // with --quiet too, since it is what was asked for.
 import { UsageError } from '../api/errors.js';
 import type { CommandContext } from '../commands/context.js';
-import type { SearchFlags } from '../commands/search-flags.js';
+import type { SearchFlags } from '../commands/search/command.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
 import { createItemRenderer } from '../output/item-sink.js';

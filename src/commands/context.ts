@@ -1,5 +1,7 @@
 // What every command receives: the process's streams and environment (injectable for tests), the
-// global options, and the signal that Ctrl-C / SIGTERM abort.
+// global options (defined in options.ts; their type is inferred from that definition), and the
+// signal that Ctrl-C / SIGTERM abort. It loads no commander: lower layers and the MCP server read it.
+import type { createProgram } from './options.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
@@ -8,21 +10,11 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** The program-level options of cli.md's "Global options" table, as commander parsed them. */
-export interface GlobalOptions {
-  apiKey?: string;
-  baseUrl?: string;
-  profile?: string;
-  sandbox?: boolean;
-  timeout?: string;
-  retries?: string;
-  maxWait?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-  color?: boolean;
-  /** false with --no-pager. */
-  pager?: boolean;
-}
+/** The program every command is registered on; its commands' actions see the global options typed. */
+export type Program = ReturnType<typeof createProgram>;
+
+/** The global options as commander parsed them (`color`/`pager` are false with --no-color/--no-pager). */
+export type GlobalOptions = Partial<ReturnType<Program['opts']>>;
 
 export interface CommandContext {
   io: Io;
@@ -32,7 +24,7 @@ export interface CommandContext {
 }
 
 /** Builds a command's context from the commander command whose action is running. */
-export type ContextFor = (command: import('commander').Command) => CommandContext;
+export type ContextFor = (command: { optsWithGlobals(): GlobalOptions }) => CommandContext;
 
 /** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
 export function colorAllowed({ globals, io }: Pick<CommandContext, 'globals' | 'io'>): boolean {

@@ -1,7 +1,7 @@
 // Walks a commander program into plain data, so that the shell generators never touch commander
 // and tests can build trees by hand. Only what `--help` shows is kept: hidden commands and options
 // are skipped, the built-in help option and help command are included.
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
 export interface CompletionOption {
   /** `--format`, `--no-header`; absent for a short-only option. */
@@ -48,7 +48,7 @@ export interface CommandAtPath {
 
 const FILE_VALUE_NAMES = /^(file|path|dir|directory)$|file$/i;
 
-export function commandTree(command: Command): CompletionCommand {
+export function commandTree(command: CommandUnknownOpts): CompletionCommand {
   const help = command.createHelp();
   const subcommands = help.visibleCommands(command);
   const siblingNames = subcommands.filter((sub) => sub.parent === command).map((sub) => sub.name());
@@ -81,7 +81,11 @@ function withSiblingNames(help: CompletionCommand, siblings: CompletionCommand[]
   return { ...help, arguments: [], subcommands: [...help.subcommands, ...leaves] };
 }
 
-function helpCommand(command: Command, description: string, siblingNames: string[]): CompletionCommand {
+function helpCommand(
+  command: CommandUnknownOpts,
+  description: string,
+  siblingNames: string[],
+): CompletionCommand {
   return {
     name: command.name(),
     aliases: [],

@@ -1,5 +1,5 @@
 // `leadctl completion <shell>`: the script for one shell, generated from the program's own command tree.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { bashScript } from './bash.js';
 import { commandTree } from './command-tree.js';
 import { fishScript } from './fish.js';
@@ -10,6 +10,6 @@ export type Shell = (typeof SHELLS)[number];
 
 const generators = { bash: bashScript, zsh: zshScript, fish: fishScript } satisfies Record<Shell, unknown>;
 
-export function completionScript(shell: Shell, program: Command): string {
+export function completionScript(shell: Shell, program: CommandUnknownOpts): string {
   return generators[shell](commandTree(program));
 }

@@ -5,8 +5,9 @@
 
 import { LeadError } from '../api/errors.js';
 import type { CommandContext } from '../commands/context.js';
+import type { McpFlags } from '../commands/mcp/command.js';
 import { maskSecrets } from '../text/secrets.js';
-import { type McpFlags, runMcp } from './serve.js';
+import { runMcp } from './serve.js';
 
 export interface McpFailure {
   message: string;

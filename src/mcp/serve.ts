@@ -9,8 +9,9 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
 import type { CommandContext } from '../commands/context.js';
-import { connect, resolveTarget, type Session } from '../commands/session.js';
-import { rejectedKeyHint } from '../commands/setting-source.js';
+// The options of `leadctl mcp`: written once, in its definition.
+import type { McpFlags } from '../commands/mcp/command.js';
+import { connect, rejectedKeyHint, resolveTarget, type Session } from '../commands/session.js';
 import { formatCount } from '../ui/count.js';
 import { AnswerTrackingTransport } from './answer-tracking.js';
 import { RequestBudget } from './budget.js';
@@ -28,14 +29,6 @@ import { SearchGate } from './search-gate.js';
 import { createLeadServer } from './server.js';
 import { keyMasker, safeText } from './tool-result.js';
 import { selectTools } from './tool-selection.js';
-
-export interface McpFlags {
-  maxRequests?: number;
-  maxSearches?: number;
-  maxSearchesPerDay?: number;
-  readOnly?: boolean;
-  tools?: string;
-}
 
 export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void> {
   const tools = selectTools(flags);

@@ -4,7 +4,7 @@
 // run that received no item leaves no file behind.
 import type { CommandContext } from '../commands/context.js';
 import { colorAllowed, colorForced } from '../commands/context.js';
-import type { FormatName, OutputFlags } from '../commands/shared-options.js';
+import type { FormatName, OutputFlags } from '../commands/options.js';
 import type { ResourceInfo } from '../resources.js';
 import { createMessages, type Messages } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';

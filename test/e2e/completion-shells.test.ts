@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { registerCompletion } from '../../src/commands/completion.js';
+import { registerCompletion } from '../../src/commands/completion/command.js';
 import type { Io } from '../../src/commands/context.js';
 import { completionScript } from '../../src/completion/index.js';
 import { buildProgram } from '../../src/program.js';

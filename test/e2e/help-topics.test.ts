@@ -8,7 +8,7 @@ import {
   EXIT_CODES,
   environmentMarkdownRows,
   exitCodeMarkdownRows,
-} from '../../src/commands/help-topics.js';
+} from '../../src/commands/help/command.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');

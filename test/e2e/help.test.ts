@@ -1,10 +1,10 @@
 // Every command's --help, as a user reads it: usage, options and two or three real examples at the end.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import { runInProcess } from '../helpers/in-process.js';
 
-function commandPaths(command: Command, prefix: string[] = []): string[][] {
+function commandPaths(command: CommandUnknownOpts, prefix: string[] = []): string[][] {
   return command.commands
     .filter((sub) => sub.name() !== 'help')
     .flatMap((sub) => [[...prefix, sub.name()], ...commandPaths(sub, [...prefix, sub.name()])]);

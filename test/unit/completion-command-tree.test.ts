@@ -1,4 +1,4 @@
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { type CompletionCommand, commandsByPath, commandTree } from '../../src/completion/command-tree.js';
 

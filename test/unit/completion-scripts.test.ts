@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { registerCompletion } from '../../src/commands/completion.js';
+import { registerCompletion } from '../../src/commands/completion/command.js';
 import type { ContextFor, Io } from '../../src/commands/context.js';
 import { bashScript } from '../../src/completion/bash.js';
 import { commandTree } from '../../src/completion/command-tree.js';

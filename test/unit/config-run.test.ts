@@ -10,7 +10,7 @@ import {
   runConfigPath,
   runConfigSet,
   runConfigUnset,
-} from '../../src/commands/config-run.js';
+} from '../../src/commands/config/run.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { runConfigGet, runConfigList, runConfigSet, runConfigUnset } from '../../src/commands/config-run.js';
+import { runConfigGet, runConfigList, runConfigSet, runConfigUnset } from '../../src/commands/config/run.js';
 import { configDir, configFile } from '../../src/config/paths.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { tempDir } from '../helpers/temp.js';

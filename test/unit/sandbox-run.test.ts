@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { runSandbox } from '../../src/commands/sandbox-run.js';
+import { runSandbox } from '../../src/commands/sandbox/run.js';
 
 function collect() {
   const stream = new PassThrough();

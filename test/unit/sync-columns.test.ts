@@ -2,7 +2,7 @@
 // exactly, the digits sent as text otherwise (docs/sync.md, "Exact values").
 import { describe, expect, it } from 'vitest';
 import { ExactNumber } from '../../src/api/exact-number.js';
-import { timeSpan } from '../../src/commands/parsers.js';
+import { timeSpan } from '../../src/commands/options.js';
 import { columnValue, rowValues } from '../../src/sync/columns.js';
 
 describe('columnValue', () => {

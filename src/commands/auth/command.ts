@@ -1,0 +1,65 @@
+// `leadctl auth login|logout|status` (./run.ts).
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import type { NoOptions, OptionsOf } from '../options.js';
+
+export function registerAuth(program: Program, contextFor: ContextFor) {
+  const auth = program
+    .command('auth')
+    .description('log in (store a checked base URL and key), log out, or check which ones a run uses')
+    .addHelpText(
+      'after',
+      examples(['leadctl auth login', 'leadctl auth status', 'leadctl --profile work auth status']),
+    );
+  loginOptions(auth)
+    .addHelpText(
+      'after',
+      '\nThe base URL comes from --base-url, LEADCTL_BASE_URL or the profile, else it is asked for.\n' +
+        examples([
+          'leadctl auth login                                  # asks for the base URL and key',
+          'echo "$LEAD_API_KEY" | leadctl auth login --with-token --base-url https://api.example.com',
+          'leadctl --profile work auth login',
+        ]),
+    )
+    .action(async (flags, self) => {
+      const { runAuthLogin } = await import('../runs.js');
+      await runAuthLogin(flags, contextFor(self));
+    });
+  auth
+    .command('logout')
+    .description("remove the profile's stored API key (the base URL and other settings stay)")
+    .addHelpText('after', examples(['leadctl auth logout', 'leadctl --profile work auth logout']))
+    .action(async (_flags, self) => {
+      const { runAuthLogout } = await import('../runs.js');
+      await runAuthLogout(contextFor(self));
+    });
+  auth
+    .command('status')
+    .description('profile, base URL, where the key comes from (masked), and one request to check it')
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl auth status',
+        'leadctl --profile nightly auth status || echo "fix the nightly profile first"',
+        'leadctl auth status --sandbox',
+      ]),
+    )
+    .action(async (_flags, self) => {
+      const { runAuthStatus } = await import('../runs.js');
+      await runAuthStatus(contextFor(self));
+    });
+  return auth;
+}
+
+function loginOptions<Globals extends OptionValues>(auth: Command<[], NoOptions, Globals>) {
+  return auth
+    .command('login')
+    .description(
+      'store a base URL and API key in the profile, after one request checks them; asks on a terminal',
+    )
+    .option('--with-token', 'read the API key from standard input (for scripts)');
+}
+
+/** The options of `leadctl auth login`, as commander parses them. */
+export type LoginFlags = OptionsOf<typeof loginOptions<NoOptions>>;

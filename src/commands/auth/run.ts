@@ -1,0 +1,230 @@
+// `leadctl auth status`: what a run would use (profile, base URL, key and where each came from, the
+// key masked) on stdout, then one request (`leads --limit 1`) to learn whether the server accepts the
+// key. The exit code is that request's: 0 accepted, 3 rejected, 4 deactivated, 6 unreachable.
+//
+// `leadctl auth login`: the base URL and key for a profile, checked with one request before they are
+// stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
+// echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
+// stored key and says which one it removed. Both write through config/profile-writer.ts (locked, 0600).
+import {
+  AuthError,
+  ForbiddenError,
+  InterruptedError,
+  LeadError,
+  NetworkError,
+  ServerError,
+  UsageError,
+} from '../../api/errors.js';
+import { parseConfigValue } from '../../config/keys.js';
+import { configFile } from '../../config/paths.js';
+import { updateProfile } from '../../config/profile-writer.js';
+import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } from '../../config/profiles.js';
+import { readSecret } from '../../config/read-secret.js';
+import { resolveSettings } from '../../config/settings.js';
+import { readConfigFile } from '../../config/store.js';
+import { maskApiKey } from '../../text/mask.js';
+import { explainRejectedKey } from '../../ui/error-lines.js';
+import type { CommandContext } from '../context.js';
+import {
+  connect,
+  openUi,
+  resolveTarget,
+  type Session,
+  type Source,
+  sourceText,
+  type Target,
+} from '../session.js';
+import type { LoginFlags } from './command.js';
+
+export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
+  const { io, globals } = ctx;
+  if (globals.sandbox) {
+    throw new UsageError(
+      'auth login stores a base URL and key, and --sandbox has neither to keep',
+      'try it with: leadctl auth status --sandbox',
+    );
+  }
+  const profile = selectedProfileName(globals.profile, io.env);
+  const leadctl = profile === DEFAULT_PROFILE ? 'leadctl' : `leadctl --profile ${profile}`;
+  const configPath = configFile(io.env);
+  // A broken config is reported before the user types anything.
+  const file = readConfigFile(configPath);
+  const exists = Object.hasOwn(file.profiles, profile);
+  const stored = exists ? (file.profiles[profile] ?? {}) : {};
+  const terminal = Boolean(io.stdin.isTTY) && !flags.withToken;
+
+  const baseUrl = await chooseBaseUrl(ctx, { stored, profile, configPath, terminal, leadctl });
+  if (!flags.withToken && !io.stdin.isTTY) {
+    throw new UsageError(
+      'auth login asks for the key on a terminal, and standard input is not one',
+      `pipe the key in: echo "$LEAD_API_KEY" | ${leadctl} auth login --with-token`,
+    );
+  }
+  const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
+    kind: 'argument',
+  });
+
+  // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
+  // timeouts yet, so it takes the defaults (and the flags).
+  const settings = await resolveSettings(
+    {
+      apiKey,
+      baseUrl,
+      profile: exists ? profile : DEFAULT_PROFILE,
+      ...pick(globals, ['timeout', 'retries', 'maxWait']),
+    },
+    { ...io.env, LEADCTL_PROFILE: undefined },
+  );
+  const ui = await openUi(ctx);
+  const session = connect({
+    ui,
+    settings: { ...settings, profile },
+    baseUrl,
+    baseUrlSource: 'flag',
+    apiKey,
+    apiKeySource: 'flag',
+    env: io.env,
+    close: async () => {},
+  });
+  explainRejectedKey(`nothing was stored: check the key, then run: ${leadctl} auth login`);
+  const request = `GET ${session.client.apiRoot}leads?limit=1`;
+  try {
+    await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });
+  } finally {
+    await session.close();
+  }
+  const path = await updateProfile(io.env, profile, (values) => {
+    values['base-url'] = baseUrl;
+    values['api-key'] = apiKey;
+  });
+  say(ctx, `The server accepted the key (this check spent 1 request: ${request}).`);
+  say(ctx, `Saved base-url ${baseUrl} and api-key ${maskApiKey(apiKey)} for profile "${profile}" in ${path}`);
+  if (io.env.LEADCTL_API_KEY?.trim()) {
+    say(ctx, 'leadctl: note: LEADCTL_API_KEY is set and wins over the stored key: unset it to use this one');
+  }
+}
+
+/** --base-url, else LEADCTL_BASE_URL, else the profile's, else asked on a terminal; else an error. */
+async function chooseBaseUrl(
+  ctx: CommandContext,
+  at: {
+    stored: Record<string, unknown>;
+    profile: string;
+    configPath: string;
+    terminal: boolean;
+    leadctl: string;
+  },
+): Promise<string> {
+  const { io, globals } = ctx;
+  if (globals.baseUrl !== undefined) {
+    return parseConfigValue('base-url', globals.baseUrl, { kind: 'flag', name: '--base-url' });
+  }
+  const fromEnv = io.env.LEADCTL_BASE_URL?.trim();
+  if (fromEnv) return parseConfigValue('base-url', fromEnv, { kind: 'env', name: 'LEADCTL_BASE_URL' });
+  const stored = storedValue(at.stored, 'base-url', { profile: at.profile, path: at.configPath });
+  if (stored !== undefined) return stored;
+  if (!at.terminal) {
+    throw new UsageError(
+      `auth login needs the API's base URL, and profile "${at.profile}" has none`,
+      `give it: ${at.leadctl} auth login --base-url <url>${ctx.io.stdin.isTTY ? '' : ' --with-token'}`,
+    );
+  }
+  const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
+  if (typed === '') throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
+  return parseConfigValue('base-url', typed, { kind: 'argument' });
+}
+
+/** One line typed on the terminal, echoed as usual. Ctrl-C there, or SIGINT/SIGTERM, is an interrupt. */
+async function askLine(io: CommandContext['io'], question: string, signal: AbortSignal): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const lines = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+  try {
+    return (await lines.question(question, { signal })).trim();
+  } catch (error) {
+    // readline rejects with an AbortError both for Ctrl-C typed in it and for the run's signal.
+    if ((error as { code?: string }).code === 'ABORT_ERR') throw new InterruptedError();
+    throw error;
+  } finally {
+    lines.close();
+  }
+}
+
+/** `auth logout`: the stored key goes; the base URL and other settings stay. */
+export async function runAuthLogout(ctx: CommandContext): Promise<void> {
+  const { io, globals } = ctx;
+  const profile = selectedProfileName(globals.profile, io.env);
+  const configPath = configFile(io.env);
+  const stored = requireProfile(readConfigFile(configPath), profile);
+  const key = storedValue(stored, 'api-key', { profile, path: configPath });
+  if (key === undefined) {
+    say(ctx, `Profile "${profile}" has no stored API key; nothing was removed.`);
+  } else {
+    const path = await updateProfile(io.env, profile, (values) => {
+      delete values['api-key'];
+    });
+    say(ctx, `Removed the API key ${maskApiKey(key)} from profile "${profile}" in ${path}.`);
+  }
+  if (io.env.LEADCTL_API_KEY?.trim()) {
+    say(ctx, 'leadctl: note: LEADCTL_API_KEY is still set in this environment, and runs will use it');
+  }
+}
+
+/** What happened, for a person: stderr, so that stdout stays data (there is none here). */
+function say(ctx: CommandContext, line: string): void {
+  ctx.io.stderr.write(`${line}\n`);
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
+  return picked;
+}
+
+export async function runAuthStatus(ctx: CommandContext): Promise<void> {
+  const target = await resolveTarget(ctx);
+  const print = (label: string, text: string) => ctx.io.stdout.write(`${label.padEnd(10)}${text}\n`);
+  const { settings } = target;
+  print('profile', `${settings.profile} (${settings.configPath})`);
+  print(
+    'base URL',
+    target.baseUrl ? `${target.baseUrl} (${from(target, target.baseUrlSource, 'base-url')})` : 'not set',
+  );
+  print(
+    'API key',
+    target.apiKey
+      ? `${maskApiKey(target.apiKey)} (${from(target, target.apiKeySource, 'api-key')})`
+      : 'not set',
+  );
+
+  let session: Session;
+  try {
+    session = connect(target);
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+  const request = `GET ${session.client.apiRoot}leads?limit=1`;
+  try {
+    await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });
+    print('server', `accepted the key (this check spent 1 request: ${request})`);
+  } catch (error) {
+    print('server', `${outcome(error)} (${request})`);
+    throw error;
+  } finally {
+    await session.close();
+  }
+}
+
+function from(target: Target, source: Source | undefined, key: 'api-key' | 'base-url'): string {
+  return sourceText(key, source, target.settings.profile);
+}
+
+function outcome(error: unknown): string {
+  if (error instanceof AuthError) return `rejected the key (${error.status})`;
+  if (error instanceof ForbiddenError)
+    return `refused: account deactivated or without API access (${error.status})`;
+  if (error instanceof NetworkError) return 'not reached';
+  if (error instanceof ServerError) return `failed (${error.status})`;
+  if (error instanceof LeadError && 'status' in error) return `answered ${String(error.status)}`;
+  return 'no usable answer';
+}

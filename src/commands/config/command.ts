@@ -1,0 +1,124 @@
+// `leadctl config set|get|unset|list|profiles|remove-profile|path` (./run.ts).
+import { Argument } from '@commander-js/extra-typings';
+import { CONFIG_KEYS } from '../../config/keys.js';
+import { selectedProfileName } from '../../config/profiles.js';
+import type { CommandContext, ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import type { ConfigIo } from './run.js';
+
+function configIo({ io, globals, signal }: CommandContext): ConfigIo {
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    env: io.env,
+    profile: selectedProfileName(globals.profile, io.env),
+    quiet: Boolean(globals.quiet),
+    signal,
+  };
+}
+
+const keyArgument = () => new Argument('<key>', CONFIG_KEYS.join(', ')).choices(CONFIG_KEYS);
+
+export function registerConfig(program: Program, contextFor: ContextFor) {
+  const config = program
+    .command('config')
+    .description('read and change stored settings (per profile, in config.json)')
+    .addHelpText(
+      'after',
+      examples([
+        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'leadctl config set base-url https://api.example.com',
+        'leadctl --profile work config list',
+      ]),
+    );
+  const run = () => import('../runs.js');
+
+  config
+    .command('set')
+    .description('store a value; with no value, api-key is read from stdin or a hidden prompt')
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl config set api-key                      # prompts without echo',
+        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'leadctl --profile work config set format csv',
+      ]),
+    )
+    .addArgument(keyArgument())
+    .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
+    .action(async (key, value, _flags, self) => {
+      await (await run()).runConfigSet(key, value, configIo(contextFor(self)));
+    });
+  config
+    .command('get')
+    .description('print a stored value (api-key masked unless --reveal)')
+    .addHelpText(
+      'after',
+      examples(['leadctl config get base-url', 'leadctl config get api-key --reveal | pbcopy']),
+    )
+    .addArgument(keyArgument())
+    .option('--reveal', 'print the api-key in full')
+    .action(async (key, flags, self) => {
+      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, configIo(contextFor(self)));
+    });
+  config
+    .command('unset')
+    .description('remove a stored value')
+    .addHelpText(
+      'after',
+      examples(['leadctl config unset format', 'leadctl --profile old config unset api-key']),
+    )
+    // No choices here: a misspelt key left by a hand edit must be removable too.
+    .argument('<key>', CONFIG_KEYS.join(', '))
+    .action(async (key, _flags, self) => {
+      await (await run()).runConfigUnset(key, configIo(contextFor(self)));
+    });
+  config
+    .command('list')
+    .description("print the profile's stored values as key=value (api-key masked unless --reveal)")
+    .addHelpText(
+      'after',
+      examples(['leadctl config list', 'leadctl config list --json | jq -r \'."base-url"\'']),
+    )
+    .option('--reveal', 'print the api-key in full')
+    .option('--json', 'print one JSON object')
+    .action(async (flags, self) => {
+      await (await run()).runConfigList(
+        { reveal: Boolean(flags.reveal), json: Boolean(flags.json) },
+        configIo(contextFor(self)),
+      );
+    });
+  config
+    .command('profiles')
+    .description('list the stored profiles; * marks the one this run uses')
+    .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
+    .option('--json', 'print a JSON array of {name, current}')
+    .action(async (flags, self) => {
+      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, configIo(contextFor(self)));
+    });
+  config
+    .command('remove-profile')
+    .description('remove a stored profile and everything in it (asks first on a terminal)')
+    .addHelpText(
+      'after',
+      examples(['leadctl config remove-profile old', 'leadctl config remove-profile ci-temp --yes']),
+    )
+    .argument('<profile>', 'the profile to remove')
+    .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
+    .action(async (profile, flags, self) => {
+      await (await run()).runConfigRemoveProfile(
+        profile,
+        { yes: Boolean(flags.yes) },
+        configIo(contextFor(self)),
+      );
+    });
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
+    .action(async (_flags, self) => {
+      await (await run()).runConfigPath(configIo(contextFor(self)));
+    });
+  return config;
+}

@@ -1,0 +1,67 @@
+// `leadctl leads` and `leadctl history`: the same options and the same run (./run.ts), each on its
+// own resource. The options' type comes from this definition; the run loads when the action runs.
+import type { ResourceName } from '../../resources.js';
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+import { addOutputOptions, addPagingOptions, integerIn, type OptionsOf } from '../options.js';
+
+type ListResource = Extract<ResourceName, 'leads' | 'history'>;
+
+export function registerLeads(program: Program, contextFor: ContextFor) {
+  return registerList(program, contextFor, 'leads', {
+    description: "the account's saved leads, newest first",
+    examples: examples([
+      'leadctl leads --all --csv -o leads.csv',
+      'leadctl leads --checkpoint leads.ckpt --csv -o leads.csv --append   # nightly: only new leads',
+      "leadctl leads --since 7d --json | jq -r '.[].phone'",
+      'leadctl leads --limit 100 --page 2 --fields name,phone,website',
+    ]),
+  });
+}
+
+export function registerHistory(program: Program, contextFor: ContextFor) {
+  return registerList(program, contextFor, 'history', {
+    description: "the account's past searches, newest first",
+    examples: examples([
+      'leadctl history',
+      'leadctl history --since 24h --csv',
+      "leadctl history --all --json | jq -r '.[].query' | sort | uniq -c",
+    ]),
+  });
+}
+
+/** The options of a list command, in the order --help shows them. */
+function listOptions(program: Program, resource: ListResource) {
+  const command = addPagingOptions(program.command(resource))
+    .option(
+      '--checkpoint <file>',
+      'only what is new since the last run with <file>; the first run exports everything',
+    )
+    .option(
+      '--max-requests <n>',
+      'stop at n requests, retries included (exit 5, partial output kept)',
+      integerIn(1, Number.MAX_SAFE_INTEGER),
+    );
+  return addOutputOptions(command).option(
+    '--append',
+    'csv, tsv, ndjson: add rows to the -o file (header only when new)',
+  );
+}
+
+/** The options of `leadctl leads` and `leadctl history`, as commander parses them. */
+export type ListFlags = OptionsOf<typeof listOptions>;
+
+function registerList(
+  program: Program,
+  contextFor: ContextFor,
+  resource: ListResource,
+  spec: { description: string; examples: string },
+) {
+  return listOptions(program, resource)
+    .description(spec.description)
+    .addHelpText('after', spec.examples)
+    .action(async (flags, self) => {
+      const { runList } = await import('../runs.js');
+      await runList(resource, flags, contextFor(self));
+    });
+}

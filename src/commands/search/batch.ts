@@ -1,0 +1,278 @@
+// `leadctl search --input FILE`: many searches from a file, within quota, resumable. Every row is
+// checked before the first request; searches run a few at a time and are written in input order;
+// with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
+// that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
+import type { ClientHooks } from '../../api/client.js';
+import { InterruptedError, UsageError, ValidationError } from '../../api/errors.js';
+import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
+import { loadBatchPlan } from '../../batch/load-input.js';
+import { openBatchTarget } from '../../batch/open-target.js';
+import {
+  type BatchStop,
+  type RequestBudget,
+  runBatchEngine,
+  type SearchOutcome,
+} from '../../batch/run-batch.js';
+import { recordSends, unansweredBefore } from '../../batch/sent-record.js';
+import { type OutputShape, removeState } from '../../batch/state.js';
+import {
+  failedRowsError,
+  linesOf,
+  requestCapError,
+  resumeCommand,
+  summaryLine,
+  unknownAtStop,
+  unknownNotResent,
+  unknownRowsError,
+} from '../../batch/summary.js';
+import type { SearchRow } from '../../batch/validate.js';
+import { createItemRenderer } from '../../output/item-sink.js';
+import { notePartialFile } from '../../output/partial-note.js';
+import { sanitizeForTerminal } from '../../output/sanitize.js';
+import { filteredOutClause } from '../../output/where.js';
+import { safeForStderr } from '../../ui/safe-text.js';
+import { quotaCheckForSearches } from '../../usage/spend-warning.js';
+import type { CommandContext } from '../context.js';
+import { openSession } from '../session.js';
+import type { SearchFlags } from './command.js';
+import { remembersSearches } from './run.js';
+
+type Item = Record<string, unknown>;
+
+const DEFAULT_CONCURRENCY = 2;
+
+export async function runBatch(input: string, flags: SearchFlags, ctx: CommandContext): Promise<void> {
+  if (flags.location !== undefined || flags.radius !== undefined) {
+    throw new UsageError('--location and --radius come from the input file in a batch, not from flags');
+  }
+  if (flags.resume && !flags.output) {
+    throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
+  }
+  const plan = await loadBatchPlan(input, flags, ctx);
+
+  if (flags.resendUnknown && !flags.resume) {
+    throw new UsageError(
+      '--resend-unknown goes with --resume: it sends again what a stopped batch never heard back about',
+    );
+  }
+  if (flags.dryRun) {
+    const { runBatchDryRun } = await import('../../batch/dry-run.js');
+    return runBatchDryRun(plan, input, flags, ctx);
+  }
+
+  const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
+  // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
+  const memory = remembersSearches(flags)
+    ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
+    : undefined;
+  /** Rows answered from the database (--cache): nothing was sent, so nothing new is stored. */
+  const fromCache = new Set<SearchRow>();
+  let session: Awaited<ReturnType<typeof openSession>>;
+  try {
+    session = await openSession(ctx, budget?.hooks);
+  } catch (error) {
+    memory?.close();
+    throw error;
+  }
+  let releaseTarget = () => {};
+  const { client, ui } = session;
+  const { io } = ctx;
+  try {
+    const { format, renderer, where } = await createItemRenderer({
+      ctx,
+      flags,
+      resource: BATCH_RESOURCE,
+      storedFormat: session.settings.format,
+      storedBom: session.settings.bom,
+    });
+    const shape: OutputShape = {
+      format,
+      fields: flags.fields ?? null,
+      header: flags.header,
+      sanitize: flags.sanitize,
+      unique: Boolean(flags.unique),
+    };
+    const target = await openBatchTarget({
+      file: flags.output,
+      resume: Boolean(flags.resume),
+      stdout: io.stdout,
+      plan,
+      shape,
+      renderer,
+    });
+    releaseTarget = target.release;
+    const { output, stateFile, state } = target;
+    const total = plan.unique.length;
+    // Sent by the stopped run without an answer: not sent again unless the user says so.
+    const skip = flags.resume ? unansweredBefore(state, Boolean(flags.resendUnknown)) : new Set<number>();
+    if (flags.resume) {
+      ui.notice(`Resuming: ${state.done} of ${total} searches were done before.`);
+      const waiting = state.unknown.filter((search) => search.index >= state.done);
+      if (skip.size > 0) ui.warn(unknownNotResent(waiting));
+      else if (waiting.length > 0) {
+        ui.notice(`Sending again, as --resend-unknown asks: ${linesOf(waiting)}.`);
+        state.unknown = state.unknown.filter((search) => search.index < state.done);
+      }
+    }
+    const seen = new Set(state.seen);
+    quotaCheckForSearches(session, total - state.done - skip.size);
+    const sends = recordSends(state, stateFile);
+
+    const onStart = async (index: number, row: SearchRow) => {
+      budget?.countStart();
+      ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
+      await sends.sending(index, row);
+    };
+
+    // One finished search, in input order: write its results, then record it as done.
+    const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
+      if (outcome.kind !== 'unknown') sends.answered(index);
+      if (outcome.kind === 'unknown') {
+        ui.stopProgress();
+        io.stderr.write(
+          `${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): sent before the stop without an answer; not sent again`)}\n`,
+        );
+      } else if (outcome.kind === 'found') {
+        const results = memory ? memory.select(outcome.results).kept : outcome.results;
+        const items = results.map((result) => labelResult(row, result));
+        const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
+        // flush: a table lays out its columns from the first search's results and shows them at once,
+        // rather than after the whole batch.
+        await output.write(kept.map((item) => renderer.row(item)).join('') + (renderer.flush?.() ?? ''));
+        state.results += kept.length;
+        state.searched += 1;
+        if (!fromCache.has(row)) memory?.record(row, outcome.results);
+      } else {
+        const message =
+          outcome.error instanceof ValidationError
+            ? (outcome.error.serverMessage ?? outcome.error.message)
+            : String(outcome.error);
+        ui.stopProgress();
+        io.stderr.write(`${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): ${message}`)}\n`);
+        state.failed.push({ line: row.line, query: row.query, location: row.location, message });
+      }
+      state.done = index + 1;
+      state.bytes = output.bytes;
+      state.sha256 = output.digest();
+      if (flags.unique) state.seen = [...seen];
+      await sends.persist();
+    };
+
+    const result = await runBatchEngine<SearchRow, Item>({
+      rows: plan.unique,
+      startAt: state.done,
+      skip,
+      concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+      ...(budget ? { budget } : {}),
+      signal: ctx.signal,
+      search: async (row, signal) => {
+        const hit = memory?.cached(row);
+        if (hit) {
+          fromCache.add(row);
+          return hit.results;
+        }
+        const params = {
+          query: row.query,
+          location: row.location,
+          ...(row.radius === undefined ? {} : { radius: row.radius }),
+        };
+        return (await client.search(params, { signal })).results;
+      },
+      isRowFailure: (error) => error instanceof ValidationError,
+      onStart,
+      onAbandoned: (index, _row, error) => sends.abandoned(index, error),
+      onFinished,
+    });
+    ui.stopProgress();
+    // What the stop changed (searches known not to have run) goes to disk before anything is said.
+    if (result.stop) await sends.persist().catch(() => {});
+    else await sends.saved();
+
+    const closing = renderer.finish();
+    const inFlight = state.unknown.filter((search) => search.index >= result.finished);
+    const totals = {
+      sent: state.sent,
+      unknown: state.unknown.length,
+      failed: state.failed.length,
+      duplicates: plan.duplicates,
+      notRun: total - result.finished - inFlight.length,
+      results: state.results,
+    };
+    if (!result.stop) {
+      await output.write(closing);
+      try {
+        await output.commit();
+      } catch (error) {
+        if (output.partialPath) notePartialFile(error, output.partialPath);
+        throw error;
+      }
+      if (stateFile) await removeState(stateFile);
+      ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
+      if (totals.failed > 0) throw failedRowsError(totals.failed, total);
+      if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
+      return;
+    }
+    // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
+    // too, which --resume cuts off again at the recorded length), then say how to go on. A file
+    // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
+    // Searches sent without an answer keep the state, which names them for --resume.
+    const keepsNothing = output.partialPath !== undefined && state.done === 0 && state.unknown.length === 0;
+    if (keepsNothing) {
+      await output.discard();
+      if (stateFile) await removeState(stateFile);
+    } else {
+      await output.write(closing).catch(() => {});
+      await output.abandon();
+    }
+    ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
+    if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
+    if (stateFile && !keepsNothing) {
+      ui.notice(
+        `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape, plan.inputWords)}`,
+      );
+    }
+    const error = stopError(result.stop, flags.maxRequests, totals.notRun);
+    if (!keepsNothing && output.partialPath) notePartialFile(error, output.partialPath);
+    throw error;
+  } finally {
+    ui.stopProgress();
+    memory?.close();
+    releaseTarget();
+    await session.close();
+  }
+}
+
+/**
+ * --max-requests: every search started spends a request and every retry the client makes one more.
+ * A new search starts only while one is left; a retry that would go over the cap stops the batch
+ * (the searches in flight are redone by --resume).
+ */
+function requestBudget(maxRequests: number): RequestBudget & { hooks: ClientHooks; countStart(): void } {
+  let spent = 0;
+  const exceeded = new AbortController();
+  return {
+    allowsStart: () => spent < maxRequests,
+    exceeded: exceeded.signal,
+    countStart: () => {
+      spent += 1;
+    },
+    hooks: {
+      onWait: () => {
+        spent += 1;
+        if (spent > maxRequests) exceeded.abort();
+      },
+    },
+  };
+}
+
+function stopError(stop: BatchStop, maxRequests: number | undefined, notRun: number): unknown {
+  if (stop.kind === 'interrupted') return new InterruptedError();
+  if (stop.kind === 'request-cap') return requestCapError(maxRequests ?? 0, notRun);
+  return stop.error;
+}
+
+function describeRow(row: SearchRow): string {
+  return sanitizeForTerminal(
+    `${row.query}, ${row.location}${row.radius === undefined ? '' : `, ${row.radius} mi`}`,
+  );
+}

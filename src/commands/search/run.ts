@@ -1,0 +1,113 @@
+// One search: validate everything before the request, then write the results like any list.
+import { UsageError } from '../../api/errors.js';
+import { withItemSink } from '../../output/item-sink.js';
+import { sanitizeForTerminal } from '../../output/sanitize.js';
+import { filteredOutSentence } from '../../output/where.js';
+import { RESOURCES } from '../../resources.js';
+import { formatCount } from '../../ui/count.js';
+import type { CommandContext } from '../context.js';
+import { openSession, type Session } from '../session.js';
+import type { SearchFlags } from './command.js';
+
+const USAGE_HINT =
+  'usage: leadctl search <query...> --location <place> [--radius <miles>], or --input <file>';
+
+export async function runSearch(words: string[], flags: SearchFlags, ctx: CommandContext): Promise<void> {
+  const query = words.join(' ').trim();
+  if (flags.input !== undefined) {
+    if (query) throw new UsageError('give either a query or --input, not both', USAGE_HINT);
+    const { runBatch } = await import('./batch.js');
+    await runBatch(flags.input, flags, ctx);
+    return;
+  }
+  const batchOnly = (
+    [
+      'columns',
+      'ignoreExtra',
+      'unique',
+      'maxRequests',
+      'resume',
+      'resendUnknown',
+      'dryRun',
+      'concurrency',
+    ] as const
+  ).filter((k) => flags[k] !== undefined);
+  if (batchOnly.length > 0) {
+    const names = batchOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    throw new UsageError(`${names.join(', ')} only applies to a batch (--input)`, USAGE_HINT);
+  }
+  if (!query) throw new UsageError('missing the search query', USAGE_HINT);
+  if (flags.location === undefined) throw new UsageError('missing --location: where to search', USAGE_HINT);
+
+  // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
+  const remembering = remembersSearches(flags) ? await import('../../sync/search-memory.js') : undefined;
+  const memory = await remembering?.openSearchMemory(flags, ctx.io.env);
+  const ask = { query, location: flags.location, radius: flags.radius };
+  let sent: SearchAnswer | undefined;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  try {
+    session = await openSession(ctx);
+  } catch (error) {
+    memory?.close();
+    throw error;
+  }
+  const { client, ui } = session;
+  try {
+    const footer = await withItemSink(
+      {
+        ctx,
+        flags,
+        resource: RESOURCES.results,
+        storedFormat: session.settings.format,
+        storedBom: session.settings.bom,
+      },
+      async (sink) => {
+        const hit = memory?.cached(ask);
+        if (remembering && memory && hit) {
+          const selection = memory.select(hit.results);
+          await sink.writeAll(selection.kept);
+          const n = hit.results.length;
+          const note = remembering.selectionNote(selection, n);
+          return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.${filteredOutSentence(sink.filteredOut)}`;
+        }
+        ui.progress(`Searching for ${query} near ${flags.location}…`);
+        const answer = await client.search(
+          {
+            query,
+            location: flags.location as string,
+            ...(flags.radius === undefined ? {} : { radius: flags.radius }),
+          },
+          { signal: ctx.signal },
+        );
+        ui.stopProgress();
+        sent = answer;
+        const selection = memory?.select(answer.results);
+        await sink.writeAll(selection?.kept ?? answer.results);
+        const n = answer.results.length;
+        // The echoes come from the server: never let them reach a terminal raw.
+        const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
+        const note = selection ? (remembering?.selectionNote(selection, n) ?? '') : '';
+        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.${filteredOutSentence(sink.filteredOut)}`;
+      },
+    );
+    // Stored once the output is committed: --new-only never counts as seen what was not written.
+    if (sent) memory?.record(ask, sent.results, sent);
+    ui.notice(footer);
+  } finally {
+    ui.stopProgress();
+    memory?.close();
+    await session.close();
+  }
+}
+
+type SearchAnswer = Awaited<ReturnType<Session['client']['search']>>;
+
+/** --db, --new-only, --cache or --exclude: the run loads src/sync/search-memory.ts (and maybe node:sqlite). */
+export function remembersSearches(flags: SearchFlags): boolean {
+  return (
+    flags.db !== undefined ||
+    Boolean(flags.newOnly) ||
+    flags.cache !== undefined ||
+    flags.exclude !== undefined
+  );
+}

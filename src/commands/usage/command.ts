@@ -1,0 +1,22 @@
+// `leadctl usage` (./run.ts): reads the local ledger, sends nothing.
+import type { ContextFor, Program } from '../context.js';
+import { examples } from '../help/command.js';
+
+export function registerUsage(program: Program, contextFor: ContextFor) {
+  return program
+    .command('usage')
+    .description('requests and searches sent from this machine today and this month, beside the plan')
+    .option('--json', 'one JSON object on stdout, for scripts')
+    .addHelpText(
+      'after',
+      examples([
+        'leadctl usage',
+        'leadctl config set plan agency && leadctl usage',
+        "leadctl usage --json | jq '.today.requests'",
+      ]),
+    )
+    .action(async (flags, self) => {
+      const { runUsage } = await import('../runs.js');
+      await runUsage(flags, contextFor(self));
+    });
+}
