@@ -9,9 +9,11 @@ import type { SearchFlags } from '../commands/search-flags.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
 import { createItemRenderer } from '../output/item-sink.js';
-import { resolveOutputPath } from '../output/output-path.js';
+import { resolveOutputPath } from '../output/target.js';
 import { formatCount } from '../ui/count.js';
+import { colorAllowed, colorForced } from '../ui/messages.js';
 import { safeForStderr } from '../ui/safe-text.js';
+import { createUi } from '../ui/ui.js';
 import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
@@ -93,7 +95,21 @@ async function stoppedBatch(
       'resume with the same input, or delete the .state file to start over',
     );
   }
-  const { format } = await createItemRenderer({ ctx, flags, resource: BATCH_RESOURCE, storedFormat });
+  // What the format choice has to say (an extension that disagrees) is said as a real run says it.
+  const messages = await createUi({
+    stderr: ctx.io.stderr,
+    quiet: Boolean(ctx.globals.quiet),
+    verbose: false,
+    color: colorAllowed(ctx),
+    forceColor: colorForced(ctx),
+  });
+  const { format } = await createItemRenderer({
+    ctx,
+    messages,
+    flags,
+    resource: BATCH_RESOURCE,
+    storedFormat,
+  });
   const shape = {
     format,
     fields: flags.fields ?? null,

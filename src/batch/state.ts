@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { HeldFile } from '../checkpoint/held-file.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { errorCode } from '../output/write-errors.js';
+import { errorCode } from '../output/target.js';
 import { describeIssue } from '../text/schema-issues.js';
 
 export const STATE_VERSION = 3;

@@ -8,7 +8,7 @@ import { parseJsonLossless } from '../api/lossless-json.js';
 import { rawApiUrl, rawPages } from '../api/raw-request.js';
 import { prettyJson } from '../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
-import { openOutput } from '../output/writer.js';
+import { openOutput } from '../output/target.js';
 import { maskApiKey } from '../text/mask.js';
 import { type Field, jsonBody, queryPairs } from './api-fields.js';
 import { type CommandContext, colorAllowed } from './context.js';

@@ -27,8 +27,8 @@ import {
 } from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
-import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { joinChunks, notePartialFile } from '../output/target.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
@@ -79,6 +79,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   try {
     const { format, renderer } = await createItemRenderer({
       ctx,
+      messages: ui,
       flags,
       resource: BATCH_RESOURCE,
       storedFormat: session.settings.format,
@@ -134,7 +135,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         const results = memory ? memory.select(outcome.results).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
-        await output.write(kept.map((item) => renderer.row(item)).join(''));
+        await output.write(joinChunks(kept.map((item) => renderer.row(item))));
         state.results += kept.length;
         state.searched += 1;
         if (!fromCache.has(row)) memory?.record(row, outcome.results);
@@ -184,7 +185,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     if (result.stop) await sends.persist().catch(() => {});
     else await sends.saved();
 
-    const closing = renderer.finish();
+    const closing = await renderer.finish();
     const inFlight = state.unknown.filter((search) => search.index >= result.finished);
     const totals = {
       sent: state.sent,

@@ -34,18 +34,5 @@ export interface CommandContext {
 /** Builds a command's context from the commander command whose action is running. */
 export type ContextFor = (command: import('commander').Command) => CommandContext;
 
-/** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
-export function colorAllowed({ globals, io }: Pick<CommandContext, 'globals' | 'io'>): boolean {
-  return globals.color !== false && !io.env.NO_COLOR;
-}
-
-/**
- * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
- * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
- * Files written with -o never get colour.
- */
-export function colorForced(ctx: Pick<CommandContext, 'globals' | 'io'>): boolean {
-  const forces = (value: string | undefined) =>
-    value !== undefined && value !== '' && value !== '0' && value !== 'false';
-  return colorAllowed(ctx) && (forces(ctx.io.env.FORCE_COLOR) || forces(ctx.io.env.CLICOLOR_FORCE));
-}
+// Moved down to ui/ (the output layer decides stdout's colour too); re-exported for the commands.
+export { colorAllowed, colorForced } from '../ui/messages.js';

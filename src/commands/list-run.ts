@@ -7,7 +7,7 @@ import { fetchListPage, type PageProgress } from '../api/paging/index.js';
 import { RequestBudget } from '../api/request-budget.js';
 import { parseSince } from '../api/since.js';
 import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
-import { appendUndoPoint } from '../output/append-file.js';
+import { appendUndoPoint } from '../output/append.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/count.js';
@@ -83,6 +83,7 @@ export async function runList(
     const footer = await withItemSink(
       {
         ctx,
+        messages: ui,
         flags,
         resource: info,
         storedFormat: session.settings.format,

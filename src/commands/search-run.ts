@@ -44,7 +44,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
-      { ctx, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
+      { ctx, messages: ui, flags, resource: RESOURCES.results, storedFormat: session.settings.format },
       async (sink) => {
         const hit = memory?.cached(ask);
         if (remembering && memory && hit) {

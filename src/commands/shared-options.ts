@@ -3,20 +3,13 @@
 import { type Command, Option } from 'commander';
 import { chooseOutputFormat } from '../output/format-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
+import type { OutputFlags } from '../output/item-sink.js';
 import { fieldList, integerAtLeast, integerIn } from './parsers.js';
 
 export type FormatName = OutputFormat;
 
-export interface OutputFlags {
-  format?: FormatName;
-  json?: boolean;
-  csv?: boolean;
-  fields?: string[];
-  header: boolean;
-  sanitize: boolean;
-  output?: string;
-  bom?: boolean;
-}
+// Defined where it is read (output/item-sink.ts).
+export type { OutputFlags };
 
 export interface PagingFlags {
   page?: number;

@@ -7,7 +7,7 @@
 import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { displayWidth, truncateToWidth } from './display-width.js';
 import { cellText, columnsFor, fieldValue, isNumberValue } from './fields.js';
-import type { Renderer, RenderOptions } from './formats.js';
+import type { RenderOptions, TextRenderer } from './formats.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 /** Rows held back to lay out the columns when no page end (flush) comes first. */
@@ -38,7 +38,7 @@ interface Layout {
   cut: boolean;
 }
 
-export function createTableRenderer(options: RenderOptions): Renderer {
+export function createTableRenderer(options: RenderOptions): TextRenderer {
   const columns = columnsFor(options.fields, options.tableFields);
   let sample: TableCell[][] = [];
   let layout: Layout | undefined;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFileOutput, reopenPartialFile } from '../../src/batch/append-output.js';
 import {
   type BatchState,
   loadState,
@@ -12,6 +11,8 @@ import {
 } from '../../src/batch/state.js';
 import { checkStateAgreement } from '../../src/batch/state-check.js';
 import { holdStateFile } from '../../src/checkpoint/held-file.js';
+import { reopenPartialOutput as reopenPartialFile } from '../../src/output/append.js';
+import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
 
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
@@ -131,7 +132,7 @@ describe('batch output files', () => {
   it('writes a partial file, counts and hashes bytes (not characters) and renames on commit', async () => {
     const dir = tempDir();
     const file = join(dir, 'out.csv');
-    const output = await openFileOutput(file, file, undefined);
+    const output = await openOutput({ file, stdout: process.stdout, hash: true });
     await output.write('café,');
     await output.write('ok\n');
     expect(output.bytes).toBe(9);

@@ -1,6 +1,7 @@
 // createRenderer picks the format's renderer; table's is loaded only when asked for.
 import { describe, expect, it } from 'vitest';
 import { createRenderer, OUTPUT_FORMATS, type OutputFormat } from '../../src/output/index.js';
+import { chunkText, joinChunks } from '../../src/output/target.js';
 
 async function render(format: OutputFormat): Promise<string> {
   const renderer = await createRenderer({
@@ -11,7 +12,9 @@ async function render(format: OutputFormat): Promise<string> {
     sanitize: true,
     color: false,
   });
-  return renderer.start() + renderer.row({ id: 'a', name: 'Acme, Inc' }) + renderer.finish();
+  return chunkText(
+    joinChunks([renderer.start(), renderer.row({ id: 'a', name: 'Acme, Inc' }), await renderer.finish()]),
+  );
 }
 
 describe('createRenderer', () => {
