@@ -2,7 +2,7 @@
 // row, drop repeats. Any bad row refuses the whole batch here, before a request is sent.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { errorCode, reasonOf } from '../output/target.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { dedupeRows, inputFingerprint } from './dedupe.js';
 import { parseBatchInput } from './input-parse.js';
 import { formatProblems, type SearchRow, validateEntries } from './validate.js';

@@ -5,9 +5,9 @@
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { type HeldFile, holdStateFile } from '../checkpoint/held-file.js';
-import { reopenPartialOutput } from '../output/append.js';
+import { isPartialNameFor, resolveOutputPath } from '../output/destination.js';
 import type { Renderer } from '../output/index.js';
-import { isPartialNameFor, type OutputTarget, openOutput, resolveOutputPath } from '../output/target.js';
+import { type OutputTarget, openOutput } from '../output/target.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,
@@ -107,7 +107,7 @@ async function resumeTarget(
   target: string,
   held: HeldFile,
   stopped: BatchState | undefined,
-  { plan, shape, renderer }: TargetOptions,
+  { plan, shape, renderer, stdout }: TargetOptions,
 ): Promise<Omit<BatchTarget, 'release'>> {
   const stateFile = held.name;
   if (shape.format === 'table') {
@@ -139,7 +139,11 @@ async function resumeTarget(
       'delete it (and the partial file beside it) to start the batch over',
     );
   }
-  const output = await reopenPartialOutput(file, target, partial, stopped);
+  const output = await openOutput({
+    file,
+    stdout,
+    resume: { partial, bytes: stopped.bytes, sha256: stopped.sha256 },
+  });
   primeRenderer(renderer, stopped.results);
   return { output, stateFile: held, state: stopped };
 }

@@ -9,8 +9,8 @@ import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { HeldFile } from '../checkpoint/held-file.js';
+import { errorCode } from '../output/destination.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { errorCode } from '../output/target.js';
 import { describeIssue } from '../text/schema-issues.js';
 
 export const STATE_VERSION = 3;

@@ -6,9 +6,9 @@
 // returns what has come so far from row() or flush() ('' or an empty Uint8Array when nothing has),
 // and from finish() a promise of the rest once the library is done (`await workbook.commit()`).
 // The writers await finish(); nothing else changes for a byte-producing format.
-import type { Chunk } from './target.js';
 
-export type { Chunk };
+/** What a renderer hands over and a target writes: text (UTF-8 on the way out) or bytes. */
+export type Chunk = string | Uint8Array;
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -60,3 +60,18 @@ export interface TextRenderer extends Renderer {
 
 /** U+FEFF as the first character: Excel then reads the file as UTF-8 rather than the ANSI code page. */
 export const BYTE_ORDER_MARK = '\ufeff';
+
+/** A chunk as bytes (text as UTF-8). */
+export const chunkBytes = (chunk: Chunk): Uint8Array =>
+  typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+
+/** Chunks as one write: joined text when all are text, else their bytes. */
+export function joinChunks(chunks: readonly Chunk[]): Chunk {
+  return chunks.every((chunk) => typeof chunk === 'string')
+    ? chunks.join('')
+    : Buffer.concat(chunks.map(chunkBytes));
+}
+
+/** A chunk read as text (a header line, to compare with a file's first line). */
+export const chunkText = (chunk: Chunk): string =>
+  typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');

@@ -6,19 +6,13 @@ import type { ResourceInfo } from '../resources.js';
 import { colorAllowed, colorForced } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append.js';
+import { notePartialFile } from './destination.js';
 import { checkFieldsFlag, resolveFields } from './field-choice.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
-import type { OutputFormat, RenderOptions } from './formats.js';
+import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
-import {
-  type Chunk,
-  chunkText,
-  joinChunks,
-  notePartialFile,
-  type OutputTarget,
-  openOutput,
-} from './target.js';
+import { type OutputTarget, openOutput } from './target.js';
 
 type Item = Record<string, unknown>;
 type FormatName = OutputFormat;

@@ -1,9 +1,11 @@
-// The one place output bytes leave the process, and the one way a destination is opened:
+// The one place output bytes leave the process, and the one way a destination is opened
+// (openOutput), used by every command that writes data:
 // - stdout (or `-o -`);
-// - `-o FILE`: written as FILE.<random>.partial beside FILE (created O_EXCL|O_NOFOLLOW, FILE's mode
-//   kept) and renamed over FILE on success; a run that wrote nothing leaves none;
+// - `-o FILE`: written as FILE.<random>.partial beside FILE (destination.ts: created O_EXCL|O_NOFOLLOW,
+//   FILE's mode kept) and renamed over FILE on success; a run that wrote nothing leaves none;
 // - a FIFO, a device or /dev/fd/N: written directly, there is nothing to rename onto it;
-// - `--append`: FILE itself, cut back to its first length when the run fails (append.ts has the rules);
+// - `--append`: FILE itself, cut back to its first length when the run fails (append.ts);
+// - `--resume` of a batch: its stopped partial file, checked against the state file and reopened;
 // - optionally counting and hashing every byte written, which a batch's state file records.
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
@@ -11,171 +13,20 @@
 // of the event loop, so streamed output (json as pages arrive) shows up without waiting for 64 KB.
 // Chunks are text or bytes (a renderer such as xlsx produces bytes).
 import type { Hash } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readlink, rename, rm, stat, truncate } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+import { type AppendingTo, openForAppend, reopenStoppedPartial } from './append.js';
+import {
+  BrokenPipeError,
+  createPartialFile,
+  errorCode,
+  reasonOf,
+  resolveOutputPath,
+  writeFailure,
+} from './destination.js';
+import { type Chunk, chunkBytes, joinChunks } from './formats.js';
 
-/** What a renderer hands over and a target writes: text (UTF-8 on the way out) or bytes. */
-export type Chunk = string | Uint8Array;
-
-// ---- Errors, in words a user can act on ----
-
-/** stdout's reader went away (EPIPE, e.g. `leadctl leads --all | head`): the CLI ends quietly, exit 0. */
-export class BrokenPipeError extends Error {
-  constructor(message = 'standard output was closed by its reader') {
-    super(message);
-    this.name = 'BrokenPipeError';
-  }
-}
-
-const REASONS: Record<string, string> = {
-  ENOENT: 'no such directory',
-  ENOTDIR: 'a parent is not a directory',
-  EISDIR: 'is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
-  EIO: 'input/output error',
-};
-
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** "permission denied" for an EACCES, else the error's code or message. */
-export function reasonOf(error: unknown): string {
-  const code = errorCode(error);
-  if (code && REASONS[code]) return REASONS[code];
-  return code ?? (error instanceof Error ? error.message : String(error));
-}
-
-/** A failure while writing (not opening): the environment's fault, not the user's flags. */
-export function writeFailure(target: string, error: unknown): LeadError {
-  return new LeadError(`cannot write ${target}: ${reasonOf(error)}`, {
-    exitCode: ExitCode.internal,
-    cause: error,
-  });
-}
-
-// Which partial file an error left behind: attached to the error that ended the run, printed by the
-// CLI's error renderer, so every failed or interrupted run that wrote rows says where they are.
-const partialFiles = new WeakMap<object, string>();
-
-export function notePartialFile(error: unknown, path: string): void {
-  if (typeof error === 'object' && error !== null) partialFiles.set(error, path);
-}
-
-export function partialFileOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? partialFiles.get(error) : undefined;
-}
-
-// ---- What -o names, by shell conventions ----
-
-export type OutputPath =
-  | { kind: 'stdout' }
-  /** Opened and written as it is: a FIFO, a character or block device, an inherited descriptor. */
-  | { kind: 'direct'; path: string }
-  /** A regular file (or none yet) at `target`, the path after following every symlink. */
-  | { kind: 'file'; target: string; existing: Stats | undefined };
-
-/** Links longer than this are a loop (Linux gives up at 40 too). */
-const MAX_LINKS = 40;
-
-/** /dev/stdout, /dev/fd/3, /proc/self/fd/3: a descriptor the shell opened (`-o >(gzip > x.gz)`). */
-const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
-
-/** Resolved before the first request: a directory or a missing folder fails at once. */
-export async function resolveOutputPath(file: string): Promise<OutputPath> {
-  if (file === '-') return { kind: 'stdout' };
-  // Their links point into /proc ("pipe:[1234]"): never follow them by hand, let open() do it.
-  if (DESCRIPTOR_PATH.test(file)) return { kind: 'direct', path: file };
-  const target = await followLinks(file);
-  let existing: Stats | undefined;
-  try {
-    existing = await stat(target);
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw new UsageError(`cannot write ${file}: ${reasonOf(error)}`);
-  }
-  if (existing?.isDirectory()) throw new UsageError(`cannot write ${file}: is a directory`);
-  if (existing?.isSocket()) throw new UsageError(`cannot write ${file}: is a socket`);
-  if (existing && (existing.isFIFO() || existing.isCharacterDevice() || existing.isBlockDevice())) {
-    return { kind: 'direct', path: target };
-  }
-  return { kind: 'file', target, existing };
-}
-
-/** The path a chain of symlinks ends at, existing or not (a dangling link names the file to create). */
-async function followLinks(file: string): Promise<string> {
-  let path = resolve(file);
-  for (let hop = 0; hop <= MAX_LINKS; hop++) {
-    let isLink: boolean;
-    try {
-      isLink = (await lstat(path)).isSymbolicLink();
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return path;
-      throw new UsageError(`cannot write ${file}: ${reasonOf(error)}`);
-    }
-    if (!isLink) return path;
-    path = resolve(dirname(path), await readlink(path));
-  }
-  throw new UsageError(`cannot write ${file}: too many levels of symbolic links`);
-}
-
-// ---- The partial file ----
-
-const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDWR, O_WRONLY } = constants;
-const PARTIAL_SUFFIX = '.partial';
-
-/** `leads.csv` -> `leads.csv.3fa9c21b.partial`. node:crypto loads only for -o (a one-page run to stdout never needs it). */
-async function partialName(target: string): Promise<string> {
-  const { randomBytes } = await import('node:crypto');
-  return `${target}.${randomBytes(4).toString('hex')}${PARTIAL_SUFFIX}`;
-}
-
-/** True for a name partialName(target) could have made: how --resume checks a state file's claim. */
-export function isPartialNameFor(target: string, name: string): boolean {
-  return (
-    name.startsWith(`${target}.`) &&
-    name.endsWith(PARTIAL_SUFFIX) &&
-    /^[0-9a-f]{8}$/.test(name.slice(target.length + 1, -PARTIAL_SUFFIX.length))
-  );
-}
-
-/**
- * Created with O_EXCL|O_NOFOLLOW under a random name beside the target: a link planted at a guessable
- * name is never followed, and two runs writing the same -o never share a file (the last rename wins,
- * each file whole). When the target exists, the partial takes its mode, and its owner where allowed,
- * so that the rename does not make a private file world-readable.
- */
-export async function createPartialFile(
-  target: string,
-  existing: Stats | undefined,
-): Promise<{ handle: FileHandle; path: string }> {
-  for (let attempt = 0; ; attempt++) {
-    const path = await partialName(target);
-    let handle: FileHandle;
-    try {
-      // A new file: 0644 before the umask (lead data is never group- or world-writable). Replacing
-      // one: private until its own mode is copied below.
-      handle = await open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, existing ? 0o600 : 0o644);
-    } catch (error) {
-      if (errorCode(error) === 'EEXIST' && attempt < 4) continue;
-      throw error;
-    }
-    if (existing) {
-      // Only root may give a file away; anyone may keep a group they belong to. Neither is worth failing for.
-      await handle.chown(existing.uid, existing.gid).catch(() => {});
-      await handle.chmod(existing.mode & 0o777);
-    }
-    return { handle, path };
-  }
-}
-
-// ---- Where the bytes finally go: a stream or a file handle ----
+// Where the bytes finally go: a stream or a file handle.
 
 /** Each write resolves only when the data has been handed over, so awaiting it is the backpressure. */
 interface Sink {
@@ -222,10 +73,10 @@ class StreamSink implements Sink {
 }
 
 /** An open file, FIFO or device; handle.write may write less than asked, so loop until all bytes are out. */
-export function fileSink(handle: FileHandle, name: string, { syncOnClose = false } = {}): Sink {
+function fileSink(handle: FileHandle, name: string, { syncOnClose = false } = {}): Sink {
   return {
     async write(data) {
-      const bytes = toBytes(data);
+      const bytes = chunkBytes(data);
       try {
         let offset = 0;
         while (offset < bytes.length) {
@@ -239,7 +90,6 @@ export function fileSink(handle: FileHandle, name: string, { syncOnClose = false
       }
     },
     async close() {
-      // Synced first when asked: a checkpoint moved after this must never point past rows a crash lost.
       if (syncOnClose) await handle.sync().catch(() => {});
       try {
         await handle.close();
@@ -250,20 +100,7 @@ export function fileSink(handle: FileHandle, name: string, { syncOnClose = false
   };
 }
 
-const toBytes = (data: Chunk): Uint8Array => (typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-
-/** Chunks as one write: joined text when all are text, else their bytes. */
-export function joinChunks(chunks: readonly Chunk[]): Chunk {
-  return chunks.every((chunk) => typeof chunk === 'string')
-    ? chunks.join('')
-    : Buffer.concat(chunks.map(toBytes));
-}
-
-/** A chunk read as text (a header line, to compare with a file's first line). */
-export const chunkText = (chunk: Chunk): string =>
-  typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-
-// ---- The target ----
+// The target.
 
 export interface OutputTarget {
   /** The partial file of an -o FILE while it is written; undefined for stdout, direct targets and --append. */
@@ -284,15 +121,6 @@ export interface OutputTarget {
   discard(): Promise<void>;
 }
 
-export interface AppendingTo {
-  /** The file's length when opened: where a failed run cuts it back to. */
-  size: number;
-  /** Its first bytes (up to 64 KB), as text: enough to hold any header line leadctl writes. */
-  head: string;
-  /** Whether a non-empty file ends with a line break (a row cut short by another writer does not). */
-  endsWithNewline: boolean;
-}
-
 export interface OpenOutputOptions {
   /** -o FILE; undefined or `-` = stdout. */
   file?: string;
@@ -302,6 +130,11 @@ export interface OpenOutputOptions {
   /** Add to the end of FILE, a regular file or none yet (--append). */
   append?: boolean;
   /**
+   * --resume: reopen this stopped partial file of FILE (a full path), once its first `bytes` are shown
+   * to hash to `sha256`; what came after is cut off, and counting and hashing go on from there.
+   */
+  resume?: { partial: string; bytes: number; sha256: string };
+  /**
    * Count and hash the bytes (a batch's state file records both). Every chunk is then written at once,
    * so that `bytes` and `digest()` always describe what is on disk.
    */
@@ -309,7 +142,7 @@ export interface OpenOutputOptions {
 }
 
 /** How a target ends, beside closing its sink. */
-export interface TargetEnding {
+interface TargetEnding {
   /** The partial file, renamed over `renameTo` on commit, removed on discard, kept on abandon. */
   partial?: { path: string; renameTo: string; name: string };
   /** --append: cut the file back on abandon and discard. Never throws. */
@@ -321,7 +154,6 @@ export interface TargetEnding {
 }
 
 const DEFAULT_BUFFER_BYTES = 64 * 1024;
-const HEAD_BYTES = 64 * 1024;
 
 export async function openOutput(options: OpenOutputOptions): Promise<OutputTarget> {
   const file = options.file;
@@ -329,56 +161,38 @@ export async function openOutput(options: OpenOutputOptions): Promise<OutputTarg
   const hash = options.hash ? (await import('node:crypto')).createHash('sha256') : undefined;
   const bufferBytes = hash ? 0 : (options.bufferBytes ?? DEFAULT_BUFFER_BYTES);
   const made = (sink: Sink, ending: TargetEnding = {}) =>
-    new BufferedTarget(sink, bufferBytes, { ...ending, ...(hash ? { hash } : {}) });
+    new BufferedTarget(sink, bufferBytes, { ...(hash ? { hash } : {}), ...ending });
   if (where.kind === 'stdout') return made(new StreamSink(options.stdout));
   const name = file as string;
-  if (options.append) {
-    if (where.kind !== 'file') throw new UsageError(`cannot append to ${name}: not a regular file`);
-    return openOrRefuse(name, () => openForAppend(name, where.target, where.existing !== undefined, made));
-  }
   if (where.kind === 'direct') {
+    if (options.append || options.resume)
+      throw new UsageError(`cannot append to ${name}: not a regular file`);
     // Opened as the shell's `>>` would: `-o /dev/stdout >> log` adds to the log rather than writing over its start.
     const handle = await openOrRefuse(name, () => open(where.path, 'a'));
     return made(fileSink(handle, name));
+  }
+  if (options.resume) {
+    const { partial, bytes } = options.resume;
+    // Not openOrRefuse: a failure here says how the partial file disagrees with the state file.
+    const stopped = await reopenStoppedPartial(name, options.resume);
+    return new BufferedTarget(fileSink(stopped.handle, partial), 0, {
+      partial: { path: partial, renameTo: where.target, name },
+      hash: stopped.hash,
+      bytes,
+    });
+  }
+  if (options.append) {
+    const { handle, appendingTo, rollback } = await openOrRefuse(name, () =>
+      openForAppend(where.target, where.existing !== undefined),
+    );
+    // Synced before it is closed: a checkpoint moved after this must never point past rows a crash lost.
+    return made(fileSink(handle, name, { syncOnClose: true }), { appendingTo, rollback });
   }
   const { handle, path } = await openOrRefuse(name, () => createPartialFile(where.target, where.existing));
   return made(fileSink(handle, path), { partial: { path, renameTo: where.target, name } });
 }
 
-/**
- * --append: rows are added to the end of FILE itself (the point is to keep what is there). The
- * length at opening is remembered, and a run that fails or is interrupted truncates FILE back to it;
- * a file this run created goes again, as a plain -o leaves none behind.
- */
-async function openForAppend(
-  name: string,
-  target: string,
-  existed: boolean,
-  made: (sink: Sink, ending: TargetEnding) => OutputTarget,
-): Promise<OutputTarget> {
-  // 0644 before the umask when new, as the partial file of a plain -o; an existing file keeps its mode.
-  const handle = await open(target, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644);
-  try {
-    const { size } = await handle.stat();
-    const readAt = async (position: number, length: number) => {
-      if (length === 0) return '';
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.subarray(0, bytesRead).toString('utf8');
-    };
-    const head = await readAt(0, Math.min(size, HEAD_BYTES));
-    const endsWithNewline = size > 0 && (await readAt(size - 1, 1)) === '\n';
-    return made(fileSink(handle, name, { syncOnClose: true }), {
-      appendingTo: { size, head, endsWithNewline },
-      rollback: () => (existed ? truncate(target, size) : rm(target, { force: true })).catch(() => {}),
-    });
-  } catch (error) {
-    await handle.close().catch(() => {});
-    throw error;
-  }
-}
-
-export async function openOrRefuse<T>(file: string, opening: () => Promise<T>): Promise<T> {
+async function openOrRefuse<T>(file: string, opening: () => Promise<T>): Promise<T> {
   try {
     return await opening();
   } catch (error) {
@@ -389,7 +203,7 @@ export async function openOrRefuse<T>(file: string, opening: () => Promise<T>): 
 /** What write() returns when the chunk was only queued: one shared promise, not one per row. */
 const QUEUED: Promise<void> = Promise.resolve();
 
-export class BufferedTarget implements OutputTarget {
+class BufferedTarget implements OutputTarget {
   private chunks: Chunk[] = [];
   private bufferedLength = 0;
   private flushScheduled = false;
@@ -491,7 +305,7 @@ export class BufferedTarget implements OutputTarget {
       this.bufferedLength = 0;
       let batch = joinChunks(chunks);
       const hash = this.ending.hash;
-      if (hash) batch = toBytes(batch);
+      if (hash) batch = chunkBytes(batch);
       this.inFlight = this.inFlight.then(async () => {
         await this.sink.write(batch);
         if (!hash) return;

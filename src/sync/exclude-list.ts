@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
 import { decodeUtf8 } from '../batch/load-input.js';
-import { errorCode, reasonOf } from '../output/target.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { SuppressionIndex } from '../text/business-match.js';
 import { loadSqlite } from './engine.js';
 

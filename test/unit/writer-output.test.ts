@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { createCsvRenderer } from '../../src/output/csv.js';
-import { BrokenPipeError, openOutput } from '../../src/output/target.js';
+import { BrokenPipeError } from '../../src/output/destination.js';
+import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** A Writable that records what reached it and can hold each write's callback until released. */
