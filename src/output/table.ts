@@ -4,8 +4,8 @@
 // wider than its column is cut with "…", never re-laid out. So the first rows show at once and memory
 // stays bounded whatever the number of rows. Every cell is sanitized for the terminal, numbers are
 // right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
+import stringWidth from 'string-width';
 import { fitColumnWidths, fitsComfortably } from './column-widths.js';
-import { displayWidth, truncateToWidth } from './display-width.js';
 import { cellText, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { RenderOptions, TextRenderer } from './formats.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -258,4 +258,30 @@ function rowLine(cells: TableCell[], layout: Layout): string {
     })
     .join(GAP);
   return `${line.trimEnd()}\n`;
+}
+
+// Terminal columns a (sanitized) string takes: string-width's rules (emoji sequences 2, East Asian
+// wide 2, combining marks and invisible format characters 0), as terminals draw them.
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+export const displayWidth = (text: string): number => stringWidth(text);
+
+/**
+ * text cut to at most maxWidth columns, ending in "…" when something was cut. Our own loop, since
+ * string-width only measures: it cuts whole graphemes, so an emoji is never split into a lone
+ * surrogate (cli-truncate, the library for it, would be a second dependency for a dozen lines).
+ */
+export function truncateToWidth(text: string, maxWidth: number): string {
+  if (stringWidth(text) <= maxWidth) return text;
+  if (maxWidth <= 0) return '';
+  const room = maxWidth - 1; // the "…" takes one column
+  let kept = '';
+  let width = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    const next = stringWidth(segment);
+    if (width + next > room) break;
+    kept += segment;
+    width += next;
+  }
+  return `${kept}…`;
 }
