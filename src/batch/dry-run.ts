@@ -4,12 +4,12 @@
 // nothing is locked or written; the report goes to stderr (stdout stays for data) and is printed
 // with --quiet too, since it is what was asked for.
 import { UsageError } from '../api/errors.js';
-import type { CommandContext } from '../commands/context.js';
 import type { SearchFlags } from '../commands/search-flags.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
 import { resolveOutputPath } from '../output/destination.js';
 import { createItemRenderer } from '../output/item-sink.js';
+import type { CommandContext } from '../session.js';
 import { formatCount } from '../ui/count.js';
 import { colorAllowed, colorForced } from '../ui/messages.js';
 import { safeForStderr } from '../ui/safe-text.js';

@@ -9,10 +9,10 @@ import { rawApiUrl, rawPages } from '../api/raw-request.js';
 import { prettyJson } from '../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
 import { openOutput } from '../output/target.js';
+import { openSession } from '../session.js';
 import { maskApiKey } from '../text/mask.js';
 import { type Field, jsonBody, queryPairs } from './api-fields.js';
 import { type CommandContext, colorAllowed } from './context.js';
-import { openSession } from './session.js';
 
 /** The options of `leadctl api`, as commander parses them. */
 export interface ApiFlags {

@@ -30,11 +30,11 @@ import { notePartialFile } from '../output/destination.js';
 import { joinChunks } from '../output/formats.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
+import { openSession } from '../session.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { remembersSearches, type SearchFlags } from './search-flags.js';
-import { openSession } from './session.js';
 
 type Item = Record<string, unknown>;
 

@@ -10,12 +10,12 @@ import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
 import { appendUndoPoint } from '../output/append.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
+import { openSession } from '../session.js';
 import { formatCount } from '../ui/count.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';
 import type { ListFlags } from './list-flags.js';
-import { openSession } from './session.js';
 
 export async function runList(
   resource: 'leads' | 'history',

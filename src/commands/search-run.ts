@@ -3,10 +3,10 @@ import { UsageError } from '../api/errors.js';
 import { withItemSink } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
+import { openSession, type Session } from '../session.js';
 import { formatCount } from '../ui/count.js';
 import type { CommandContext } from './context.js';
 import { remembersSearches, type SearchFlags } from './search-flags.js';
-import { openSession, type Session } from './session.js';
 
 const USAGE_HINT =
   'usage: leadctl search <query...> --location <place> [--radius <miles>], or --input <file>';

@@ -4,7 +4,7 @@
 // a failure crosses back to the CLI as plain data, already masked, in the CLI's words.
 
 import { LeadError } from '../api/errors.js';
-import type { CommandContext } from '../commands/context.js';
+import type { CommandContext } from '../session.js';
 import { maskSecrets } from '../text/secrets.js';
 import { type McpFlags, runMcp } from './serve.js';
 
