@@ -83,6 +83,33 @@ describe('openOutput to a file', () => {
     expect(await readFile(`${file}.partial`, 'utf8')).toBe('stale stale stale');
   });
 
+  it('writes bytes as they are, between text chunks (a renderer such as xlsx produces bytes)', async () => {
+    const file = join(dir, 'leads.bin');
+    const target = await openOutput({ file, stdout: process.stdout });
+    const zipMagic = Uint8Array.of(0x50, 0x4b, 0x03, 0x04, 0xff, 0x00);
+    await target.write('é');
+    await target.write(zipMagic);
+    await target.write(new Uint8Array(0));
+    await target.write('\n');
+    await target.commit();
+    expect(await readFile(file)).toEqual(Buffer.concat([Buffer.from('é'), zipMagic, Buffer.from('\n')]));
+  });
+
+  it('with hash, counts and hashes the bytes of text and byte chunks alike', async () => {
+    const file = join(dir, 'leads.csv');
+    const target = await openOutput({ file, stdout: process.stdout, hash: true });
+    await target.write('é,');
+    await target.write(Uint8Array.of(0xff, 0x0a));
+    expect(target.bytes).toBe(5);
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256')
+      .update(Buffer.from([0xc3, 0xa9, 0x2c, 0xff, 0x0a]))
+      .digest('hex');
+    expect(target.digest()).toBe(expected);
+    await target.commit();
+    expect((await readFile(file)).length).toBe(5);
+  });
+
   it('refuses a missing folder or a directory with a usage error that names the file', async () => {
     const missing = join(dir, 'no-such-dir', 'x.csv');
     const opening = openOutput({ file: missing, stdout: process.stdout });
