@@ -59,7 +59,7 @@ export interface ItemSinkOptions {
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
-  /** --append: add rows to the -o file, its header kept (append-check.ts). */
+  /** --append: add rows to the -o file, its header kept (append.ts). */
   append?: boolean;
 }
 

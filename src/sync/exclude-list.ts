@@ -84,7 +84,7 @@ async function fromDatabase(file: string): Promise<SuppressionIndex> {
   return index;
 }
 
-/** Reading, a missing path is a missing file (write-errors.ts words it for writing: "no such directory"). */
+/** Reading, a missing path is a missing file (output/destination.ts words it for writing: "no such directory"). */
 function readReason(error: unknown): string {
   const code = errorCode(error);
   if (code === 'ENOENT') return 'no such file';
