@@ -26,11 +26,11 @@ import {
   unknownRowsError,
 } from '../batch/summary.js';
 import type { SearchRow } from '../batch/validate.js';
-import { notePartialFile } from '../output/destination.js';
 import { joinChunks } from '../output/formats.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { openSession } from '../session.js';
+import { notePartialFile } from '../ui/error-lines.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';

@@ -49,18 +49,6 @@ export function writeFailure(target: string, error: unknown): LeadError {
   });
 }
 
-// Which partial file an error left behind: attached to the error that ended the run, printed by the
-// CLI's error renderer, so every failed or interrupted run that wrote rows says where they are.
-const partialFiles = new WeakMap<object, string>();
-
-export function notePartialFile(error: unknown, path: string): void {
-  if (typeof error === 'object' && error !== null) partialFiles.set(error, path);
-}
-
-export function partialFileOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? partialFiles.get(error) : undefined;
-}
-
 // What -o names, by shell conventions.
 
 export type OutputPath =

@@ -3,10 +3,10 @@
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
 import type { ResourceInfo } from '../resources.js';
+import { notePartialFile } from '../ui/error-lines.js';
 import { colorAllowed, colorForced } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
 import { assertAppendable, headerAlreadyWritten } from './append.js';
-import { notePartialFile } from './destination.js';
 import { checkFieldsFlag, resolveFields } from './field-choice.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
 import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
