@@ -3,9 +3,8 @@
 // main() gets the same answer from commander.)
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
-import { partialFileOf } from './output/partial-note.js';
 import { buildProgram } from './program.js';
-import { errorLines } from './ui/error-lines.js';
+import { errorLines, partialFileOf } from './ui/error-lines.js';
 import { safeForStderr } from './ui/safe-text.js';
 import { commandLineErrorLines } from './ui/usage-error-lines.js';
 

@@ -4,14 +4,16 @@
 // nothing is locked or written; the report goes to stderr (stdout stays for data) and is printed
 // with --quiet too, since it is what was asked for.
 import { UsageError } from '../api/errors.js';
-import type { CommandContext } from '../commands/context.js';
 import type { SearchFlags } from '../commands/search/command.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
+import { resolveOutputPath } from '../output/destination.js';
 import { createItemRenderer } from '../output/item-sink.js';
-import { resolveOutputPath } from '../output/output-path.js';
+import type { CommandContext } from '../session.js';
 import { formatCount } from '../ui/count.js';
+import { colorAllowed, colorForced } from '../ui/messages.js';
 import { safeForStderr } from '../ui/safe-text.js';
+import { createUi } from '../ui/ui.js';
 import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
@@ -93,7 +95,21 @@ async function stoppedBatch(
       'resume with the same input, or delete the .state file to start over',
     );
   }
-  const { format } = await createItemRenderer({ ctx, flags, resource: BATCH_RESOURCE, storedFormat });
+  // What the format choice has to say (an extension that disagrees) is said as a real run says it.
+  const messages = await createUi({
+    stderr: ctx.io.stderr,
+    quiet: Boolean(ctx.globals.quiet),
+    verbose: false,
+    color: colorAllowed(ctx),
+    forceColor: colorForced(ctx),
+  });
+  const { format } = await createItemRenderer({
+    ctx,
+    messages,
+    flags,
+    resource: BATCH_RESOURCE,
+    storedFormat,
+  });
   const shape = {
     format,
     fields: flags.fields ?? null,

@@ -4,7 +4,7 @@
 // or header refuses the whole batch here, before a request is sent.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { errorCode, reasonOf } from '../output/write-errors.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { safeForStderr } from '../ui/safe-text.js';
 import {
   type ColumnRules,

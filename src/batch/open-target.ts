@@ -5,16 +5,9 @@
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { type HeldFile, holdStateFile } from '../checkpoint/held-file.js';
+import { isPartialNameFor, resolveOutputPath } from '../output/destination.js';
 import type { Renderer } from '../output/index.js';
-import { resolveOutputPath } from '../output/output-path.js';
-import { isPartialNameFor } from '../output/partial-file.js';
-import {
-  type BatchOutput,
-  openDirectOutput,
-  openFileOutput,
-  openStdoutOutput,
-  reopenPartialFile,
-} from './append-output.js';
+import { type OutputTarget, openOutput } from '../output/target.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,
@@ -28,7 +21,8 @@ import {
 import { checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
-  output: BatchOutput;
+  /** Counting and hashing what it writes (but on stdout), for the state file. */
+  output: OutputTarget;
   /** Where the starting state came from and where progress is saved; undefined when not resumable. */
   stateFile: HeldFile | undefined;
   state: BatchState;
@@ -52,10 +46,11 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
     if (options.resume) {
       throw new UsageError('--resume needs -o <file>: the regular file the stopped batch was writing');
     }
-    const output =
-      where.kind === 'stdout'
-        ? await openStdoutOutput(options.stdout)
-        : await openDirectOutput(file as string, where.path);
+    const output = await openOutput({
+      ...(where.kind === 'stdout' ? {} : { file }),
+      stdout: options.stdout,
+      hash: where.kind === 'direct',
+    });
     await output.write(renderer.start());
     return { output, stateFile: undefined, state: freshState(plan, shape), release: () => {} };
   }
@@ -64,7 +59,7 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
   // request, and never touches the first one's state or partial file.
   const held = await holdStateFile(statePath(name), 'batch state', { sync: false });
   try {
-    return await openFileTarget(name, where.target, where.existing, held, options);
+    return await openFileTarget(name, where.target, held, options);
   } catch (error) {
     held.release();
     throw error;
@@ -74,7 +69,6 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
 async function openFileTarget(
   name: string,
   target: string,
-  existing: import('node:fs').Stats | undefined,
   held: HeldFile,
   options: TargetOptions,
 ): Promise<BatchTarget> {
@@ -89,7 +83,7 @@ async function openFileTarget(
     );
   }
   const fresh = freshState(plan, shape);
-  const output = await openFileOutput(name, target, existing);
+  const output = await openOutput({ file: name, stdout: options.stdout, hash: true });
   try {
     await output.write(renderer.start());
     // A table is laid out only once every row is known: there is nothing to resume from.
@@ -113,7 +107,7 @@ async function resumeTarget(
   target: string,
   held: HeldFile,
   stopped: BatchState | undefined,
-  { plan, shape, renderer }: TargetOptions,
+  { plan, shape, renderer, stdout }: TargetOptions,
 ): Promise<Omit<BatchTarget, 'release'>> {
   const stateFile = held.name;
   if (shape.format === 'table') {
@@ -145,7 +139,11 @@ async function resumeTarget(
       'delete it (and the partial file beside it) to start the batch over',
     );
   }
-  const output: BatchOutput = await reopenPartialFile(file, target, partial, stopped);
+  const output = await openOutput({
+    file,
+    stdout,
+    resume: { partial, bytes: stopped.bytes, sha256: stopped.sha256 },
+  });
   primeRenderer(renderer, stopped.results);
   return { output, stateFile: held, state: stopped };
 }

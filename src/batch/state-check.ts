@@ -1,6 +1,6 @@
 // Whether a state file that parsed (state.ts) also adds up: its counts agree with one another and
 // with the input it claims to belong to. The partial file's size and content are checked when it is
-// reopened (append-output.ts). Any disagreement refuses the resume before a request is sent.
+// reopened (output/append.ts). Any disagreement refuses the resume before a request is sent.
 import type { BatchState } from './state.js';
 import { unreadable } from './state.js';
 

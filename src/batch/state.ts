@@ -9,8 +9,8 @@ import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { HeldFile } from '../checkpoint/held-file.js';
+import { errorCode } from '../output/destination.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
-import { errorCode } from '../output/write-errors.js';
 import { describeIssue } from '../text/schema-issues.js';
 
 export const STATE_VERSION = 3;
@@ -52,7 +52,7 @@ export const BATCH_STATE = z.strictObject({
   /** Unique searches in the input. */
   total: z.int().check(z.minimum(1)),
   output: OUTPUT_SHAPE,
-  /** The partial file's name, beside the -o target (partial-file.ts). */
+  /** The partial file's name, beside the -o target (output/destination.ts). */
   partial: z.string().check(z.regex(/^[^/\\]+\.[0-9a-f]{8}\.partial$/)),
   /** How many unique rows, from the start, are finished (written, or failed with a 422). */
   done: count(),

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
-import { errorCode, reasonOf } from '../output/write-errors.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { describeIssue } from '../text/schema-issues.js';
 
 export const CHECKPOINT_VERSION = 1;

@@ -8,8 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { describeHolder, FileHeldError, holdFileLock } from '../config/file-lock.js';
-import { resolveOutputPath } from '../output/output-path.js';
-import { errorCode, reasonOf, writeFailure } from '../output/write-errors.js';
+import { errorCode, reasonOf, resolveOutputPath, writeFailure } from '../output/destination.js';
 
 export interface HeldFile {
   /** The name the user gave (for messages). */

@@ -4,9 +4,9 @@
 // a failure crosses back to the CLI as plain data, already masked, in the CLI's words.
 
 import { LeadError } from '../api/errors.js';
-import type { CommandContext } from '../commands/context.js';
-import type { McpFlags } from '../commands/mcp/command.js';
+import type { CommandContext } from '../session.js';
 import { maskSecrets } from '../text/secrets.js';
+import type { McpServeOptions } from './serve.js';
 import { runMcp } from './serve.js';
 
 export interface McpFailure {
@@ -15,7 +15,10 @@ export interface McpFailure {
   exitCode: number;
 }
 
-export async function runMcpCommand(flags: McpFlags, ctx: CommandContext): Promise<McpFailure | undefined> {
+export async function runMcpCommand(
+  flags: McpServeOptions,
+  ctx: CommandContext,
+): Promise<McpFailure | undefined> {
   try {
     await runMcp(flags, ctx);
     return undefined;

@@ -8,10 +8,8 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
-import type { CommandContext } from '../commands/context.js';
-// The options of `leadctl mcp`: written once, in its definition.
-import type { McpFlags } from '../commands/mcp/command.js';
-import { connect, rejectedKeyHint, resolveTarget, type Session } from '../commands/session.js';
+import type { CommandContext } from '../session.js';
+import { connect, rejectedKeyHint, resolveTarget, type Session } from '../session.js';
 import { formatCount } from '../ui/count.js';
 import { AnswerTrackingTransport } from './answer-tracking.js';
 import { RequestBudget } from './budget.js';
@@ -30,7 +28,16 @@ import { createLeadServer } from './server.js';
 import { keyMasker, safeText } from './tool-result.js';
 import { selectTools } from './tool-selection.js';
 
-export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void> {
+/** What the server reads of `leadctl mcp`'s options (commands/mcp/command.ts defines and parses them). */
+export interface McpServeOptions {
+  readOnly?: boolean;
+  tools?: string;
+  maxRequests?: number;
+  maxSearches?: number;
+  maxSearchesPerDay?: number;
+}
+
+export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promise<void> {
   const tools = selectTools(flags);
   const limits = {
     maxRequests: flags.maxRequests ?? DEFAULT_MAX_REQUESTS,

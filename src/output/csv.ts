@@ -7,7 +7,7 @@
 // handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
-import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
+import { BYTE_ORDER_MARK, type RenderOptions, type TextRenderer } from './formats.js';
 import { guardFormula } from './formula.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
@@ -36,7 +36,7 @@ function headerCells(columns: readonly string[], options: RenderOptions): string
   return columns.map((column) => csvField(columnName(column, options.labels), options.sanitize));
 }
 
-export function createCsvRenderer(options: RenderOptions): Renderer {
+export function createCsvRenderer(options: RenderOptions): TextRenderer {
   if (options.terminal) return createTerminalCsvRenderer(options);
   const columns = columnsFor(options.fields, options.defaultFields);
   const sanitize = options.sanitize;
@@ -63,7 +63,7 @@ export function createCsvRenderer(options: RenderOptions): Renderer {
  * csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
  * header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay exact.
  */
-function createTerminalCsvRenderer(options: RenderOptions): Renderer {
+function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
   const exact = createCsvRenderer({ ...options, terminal: false });
   const columns = columnsFor(options.fields, options.defaultFields);
   const safeField = (field: string) =>

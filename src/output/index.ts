@@ -7,10 +7,17 @@ import type { Renderer, RenderOptions } from './formats.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { createTsvRenderer } from './tsv.js';
 
-export { OUTPUT_FORMATS, type OutputFormat, type Renderer, type RenderOptions } from './formats.js';
+export { BrokenPipeError } from './destination.js';
+export {
+  type Chunk,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type Renderer,
+  type RenderOptions,
+} from './formats.js';
 export { guardFormula, looksLikeFormula } from './formula.js';
 export { sanitizeForTerminal } from './sanitize.js';
-export { BrokenPipeError, type OutputTarget, openOutput } from './writer.js';
+export { type OutputTarget, openOutput } from './target.js';
 
 /**
  * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as

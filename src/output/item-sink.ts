@@ -2,23 +2,47 @@
 // streams rows through the renderer. On a failure or interrupt the rows already received are still
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
-import type { CommandContext } from '../commands/context.js';
-import { colorAllowed, colorForced } from '../commands/context.js';
-import type { FormatName, OutputFlags } from '../commands/options.js';
 import type { ResourceInfo } from '../resources.js';
-import { createMessages, type Messages } from '../ui/messages.js';
+import { notePartialFile } from '../ui/error-lines.js';
+import { colorAllowed, colorForced } from '../ui/messages.js';
 import { setPaging } from '../ui/paging.js';
-import { assertAppendable, headerAlreadyWritten } from './append-check.js';
+import { assertAppendable, headerAlreadyWritten } from './append.js';
 import { checkFieldsFlag, fieldLabels, knownFields, resolveFields } from './field-choice.js';
-import { chooseOutputFormat } from './format-choice.js';
-import type { RenderOptions } from './formats.js';
+import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
+import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
-import { notePartialFile } from './partial-note.js';
-import { checkWhereFields, createWhereFilter } from './where.js';
-import { type OutputTarget, openOutput } from './writer.js';
+import { type OutputTarget, openOutput } from './target.js';
+import { checkWhereFields, createWhereFilter, type WhereCondition } from './where.js';
 
 type Item = Record<string, unknown>;
+type FormatName = OutputFormat;
+
+/** The output options of cli.md's "Output" table, as every command that writes items has them. */
+export interface OutputFlags extends FormatFlags {
+  fields?: string[];
+  /** --where, each parsed before any request (where.ts); all must hold. */
+  where?: WhereCondition[];
+  header: boolean;
+  sanitize: boolean;
+  /** --bom true, --no-bom false, neither: undefined (the profile's `bom` decides). */
+  bom?: boolean;
+}
+
+/** What the output layer reads of a command's context (a CommandContext is one). */
+export interface OutputContext {
+  io: {
+    stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+    env: NodeJS.ProcessEnv;
+  };
+  globals: { color?: boolean; pager?: boolean };
+}
+
+/** The one stderr channel of a run: the session's ui. */
+export interface Notices {
+  notice(message: string): void;
+  warn(message: string): void;
+}
 
 export interface ItemSink {
   readonly format: FormatName;
@@ -37,14 +61,16 @@ export interface ItemSink {
 }
 
 export interface ItemSinkOptions {
-  ctx: CommandContext;
+  ctx: OutputContext;
+  /** Where warnings and notes about the output go: the command's ui. */
+  messages: Notices;
   flags: OutputFlags;
   resource: Pick<ResourceInfo, 'fields' | 'tableFields'>;
   /** The profile's `format`, if it has one. */
   storedFormat: string | undefined;
   /** The profile's `bom`, used when neither --bom nor --no-bom is given. */
   storedBom?: boolean | undefined;
-  /** --append: add rows to the -o file, its header kept (append-check.ts). */
+  /** --append: add rows to the -o file, its header kept (append.ts). */
   append?: boolean;
 }
 
@@ -59,17 +85,11 @@ const keepsWholeItems = (format: FormatName) => format === 'json' || format === 
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
  * fields, which may wait for the first page; what the user should hear about the choice is said here.
  */
-function planOutput({ ctx, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
+function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
   const { format, warnings, notes } = chooseOutputFormat(flags, storedFormat, toTerminal);
-  const messages = createMessages({
-    stderr: io.stderr,
-    quiet: Boolean(ctx.globals.quiet),
-    color: colorAllowed(ctx),
-    forceColor: colorForced(ctx),
-  });
   for (const warning of warnings) messages.warn(warning);
   for (const note of notes) messages.notice(note);
   const bomApplies = format === 'csv' || format === 'tsv';
@@ -90,7 +110,7 @@ function planOutput({ ctx, flags, resource, storedFormat, storedBom }: ItemSinkO
     ...((flags.bom ?? storedBom) && bomApplies ? { bom: true } : {}),
     ...labelsOption(flags.fields),
   };
-  return { format, options, messages };
+  return { format, options };
 }
 
 /** --fields renames (`name:Company`): the column names every format writes. */
@@ -117,7 +137,8 @@ export async function createItemRenderer(options: ItemSinkOptions) {
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
-  const { format, options: base, messages } = planOutput(options);
+  const { messages } = options;
+  const { format, options: base } = planOutput(options);
   if (options.append) assertAppendable(format);
   // On a terminal, the output goes through the user's pager, started with the first row (a run that
   // fails before any data starts none).
@@ -173,14 +194,14 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   let started = false;
   if (opened?.appendingTo) {
     try {
-      const opening = (await rendererFor([])).start();
+      const opening = chunkText((await rendererFor([])).start());
       started = headerAlreadyWritten(flags.output ?? '', opened.appendingTo, opening);
     } catch (error) {
       await opened.discard();
       throw error;
     }
   }
-  const start = (rendering: Renderer) => {
+  const start = (rendering: Renderer): Chunk => {
     if (started) return '';
     started = true;
     return rendering.start();
@@ -196,11 +217,11 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
       const rendering = await rendererFor(items);
       const kept = where.keep(items).slice(0, Math.max(0, atMost));
       if (kept.length === 0) return 0;
-      let chunk = start(rendering);
-      for (const item of kept) chunk += rendering.row(item);
+      const chunks = [start(rendering)];
+      for (const item of kept) chunks.push(rendering.row(item));
       // A table lays its columns out from the first page and shows it at once.
-      chunk += rendering.flush?.() ?? '';
-      await (await targetNow()).write(chunk);
+      chunks.push(rendering.flush?.() ?? '');
+      await (await targetNow()).write(joinChunks(chunks));
       return kept.length;
     },
     close: async (ok) => {
@@ -229,7 +250,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     try {
       // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
       // a table a person can read); the exit code and the partial file's name say the set is not.
-      await target.write(start(rendering) + rendering.finish());
+      await target.write(joinChunks([start(rendering), await rendering.finish()]));
       if (ok) await target.commit();
     } catch (error) {
       await target.abandon();
@@ -243,7 +264,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   }
 }
 
-function tellNotes(renderer: Renderer, messages: Messages): void {
+function tellNotes(renderer: Renderer, messages: Notices): void {
   for (const note of renderer.notes?.() ?? []) messages.notice(note);
 }
 

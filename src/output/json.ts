@@ -3,7 +3,7 @@
 // (json-text.ts), unless --fields picks keys.
 import { KEY_ORDER } from '../api/exact-number.js';
 import { columnName, fieldValue } from './fields.js';
-import type { Renderer, RenderOptions } from './formats.js';
+import type { RenderOptions, TextRenderer } from './formats.js';
 import { prettyJson } from './json-pretty.js';
 import { escapeForTerminalJson, escapeRiskyInJson, jsonText } from './json-text.js';
 
@@ -44,7 +44,7 @@ function pickFields(
 }
 
 /** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */
-export function createJsonRenderer(options: RenderOptions): Renderer {
+export function createJsonRenderer(options: RenderOptions): TextRenderer {
   if (options.pretty) return createPrettyJsonRenderer(options);
   let count = 0;
   const safe = forTerminal(options);
@@ -64,7 +64,7 @@ function forTerminal(options: RenderOptions): (json: string) => string {
   return options.terminal ? escapeForTerminalJson : (json) => json;
 }
 
-export function createNdjsonRenderer(options: RenderOptions): Renderer {
+export function createNdjsonRenderer(options: RenderOptions): TextRenderer {
   const safe = forTerminal(options);
   return {
     start: () => '',
@@ -74,7 +74,7 @@ export function createNdjsonRenderer(options: RenderOptions): Renderer {
 }
 
 /** For a person at a terminal, as jq and gh show it: indented by two, coloured unless told not to. */
-function createPrettyJsonRenderer(options: RenderOptions): Renderer {
+function createPrettyJsonRenderer(options: RenderOptions): TextRenderer {
   let count = 0;
   return {
     start: () => '[',

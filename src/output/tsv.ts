@@ -5,7 +5,7 @@
 // Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
 // --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
-import { BYTE_ORDER_MARK, type Renderer, type RenderOptions } from './formats.js';
+import { BYTE_ORDER_MARK, type RenderOptions, type TextRenderer } from './formats.js';
 import { guardFormula } from './formula.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from './sanitize.js';
 
@@ -15,7 +15,7 @@ export function escapeTsvField(text: string): string {
   return text.replace(UNSAFE_IN_TSV, (char) => (char === '\\' ? '\\\\' : visibleEscape(char)));
 }
 
-export function createTsvRenderer(options: RenderOptions): Renderer {
+export function createTsvRenderer(options: RenderOptions): TextRenderer {
   const columns = columnsFor(options.fields, options.defaultFields);
   const line = (cells: readonly string[]) => `${cells.map(escapeTsvField).join('\t')}\n`;
   const guard = options.sanitize ? guardFormula : (text: string) => text;

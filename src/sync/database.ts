@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { makePrivateDir } from '../config/paths.js';
-import { reasonOf } from '../output/write-errors.js';
+import { reasonOf } from '../output/destination.js';
 import { loadSqlite, type SqlDatabase } from './engine.js';
 import { DATA_FOLDER } from './paths.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';

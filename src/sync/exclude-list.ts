@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
 import { decodeUtf8 } from '../batch/load-input.js';
-import { errorCode, reasonOf } from '../output/write-errors.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { SuppressionIndex } from '../text/business-match.js';
 import { loadSqlite } from './engine.js';
 
@@ -84,7 +84,7 @@ async function fromDatabase(file: string): Promise<SuppressionIndex> {
   return index;
 }
 
-/** Reading, a missing path is a missing file (write-errors.ts words it for writing: "no such directory"). */
+/** Reading, a missing path is a missing file (output/destination.ts words it for writing: "no such directory"). */
 function readReason(error: unknown): string {
   const code = errorCode(error);
   if (code === 'ENOENT') return 'no such file';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { UsageError } from '../api/errors.js';
-import { reasonOf } from '../output/write-errors.js';
+import { reasonOf } from '../output/destination.js';
 
 interface Holder {
   pid: number;

@@ -96,3 +96,16 @@ function cliHint(error: LeadError, facts: RunFacts, nowMs: number): string | und
 function asFlags(text: string): string {
   return text.replace(/`([A-Za-z]+)`/g, (whole, name: string) => FLAG_FOR_OPTION[name] ?? whole);
 }
+
+// Which partial file an error left behind: the output layer attaches it to the error that ended the
+// run and the CLI's error renderer prints it, so every failed or interrupted run that wrote rows
+// says where they are.
+const partialFiles = new WeakMap<object, string>();
+
+export function notePartialFile(error: unknown, path: string): void {
+  if (typeof error === 'object' && error !== null) partialFiles.set(error, path);
+}
+
+export function partialFileOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? partialFiles.get(error) : undefined;
+}

@@ -1,30 +1,27 @@
-// Notices and warnings for code that runs without the session's ui (the output layer decides formats
-// and lays out tables before or after any progress line): the same words, safety and colours as ui.ts.
-import { safeForStderr } from './safe-text.js';
+// Colour decisions and styles shared by the ui's lines (ui.ts) and the output layer, which decides
+// whether stdout gets colour (output/item-sink.ts). Both take plain values, not a command's context.
 
-export interface Messages {
-  notice(message: string): void;
-  warn(message: string): void;
-}
-
-export interface MessagesOptions {
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  quiet: boolean;
-  color: boolean;
-  /** FORCE_COLOR / CLICOLOR_FORCE: colour even when stderr is not a terminal. */
-  forceColor?: boolean;
+/** What the colour decisions read: --no-color and the environment. */
+export interface ColorInputs {
+  globals: { color?: boolean };
+  io: { env: NodeJS.ProcessEnv };
 }
 
 export const dimStyle = (on: boolean) => (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text);
 export const yellowStyle = (on: boolean) => (text: string) => (on ? `\u001b[33m${text}\u001b[39m` : text);
 
-export function createMessages({ stderr, quiet, color, forceColor }: MessagesOptions): Messages {
-  const colored = color && (Boolean(stderr.isTTY) || Boolean(forceColor));
-  const write = (line: string, style: (text: string) => string) => {
-    if (!quiet) stderr.write(`${style(safeForStderr(line))}\n`);
-  };
-  return {
-    notice: (message) => write(message, dimStyle(colored)),
-    warn: (message) => write(`leadctl: warning: ${message}`, yellowStyle(colored)),
-  };
+/** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
+export function colorAllowed({ globals, io }: ColorInputs): boolean {
+  return globals.color !== false && !io.env.NO_COLOR;
+}
+
+/**
+ * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
+ * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
+ * Files written with -o never get colour.
+ */
+export function colorForced(inputs: ColorInputs): boolean {
+  const forces = (value: string | undefined) =>
+    value !== undefined && value !== '' && value !== '0' && value !== 'false';
+  return colorAllowed(inputs) && (forces(inputs.io.env.FORCE_COLOR) || forces(inputs.io.env.CLICOLOR_FORCE));
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFileOutput, reopenPartialFile } from '../../src/batch/append-output.js';
 import {
   type BatchState,
   loadState,
@@ -12,6 +11,7 @@ import {
 } from '../../src/batch/state.js';
 import { checkStateAgreement } from '../../src/batch/state-check.js';
 import { holdStateFile } from '../../src/checkpoint/held-file.js';
+import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
 
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
@@ -131,7 +131,7 @@ describe('batch output files', () => {
   it('writes a partial file, counts and hashes bytes (not characters) and renames on commit', async () => {
     const dir = tempDir();
     const file = join(dir, 'out.csv');
-    const output = await openFileOutput(file, file, undefined);
+    const output = await openOutput({ file, stdout: process.stdout, hash: true });
     await output.write('café,');
     await output.write('ok\n');
     expect(output.bytes).toBe(9);
@@ -147,9 +147,10 @@ describe('batch output files', () => {
     const file = join(dir, 'out.json');
     const partial = join(dir, 'out.json.0123abcd.partial');
     await writeFile(partial, '[\n{"a":1},\n{"a":2}\n]\n{"half');
-    const output = await reopenPartialFile(file, file, partial, {
-      bytes: 18,
-      sha256: sha('[\n{"a":1},\n{"a":2}'),
+    const output = await openOutput({
+      file,
+      stdout: process.stdout,
+      resume: { partial, bytes: 18, sha256: sha('[\n{"a":1},\n{"a":2}') },
     });
     expect(output.bytes).toBe(18);
     await output.write(',\n{"a":3}');
@@ -163,15 +164,17 @@ describe('batch output files', () => {
     const file = join(dir, 'out.csv');
     const partial = join(dir, 'out.csv.0123abcd.partial');
     const expected = { bytes: 3, sha256: sha('abc') };
-    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/cannot open .*no such/);
+    const reopen = (file: string, partial: string) =>
+      openOutput({ file, stdout: process.stdout, resume: { partial, ...expected } });
+    await expect(reopen(file, partial)).rejects.toThrow(/cannot open .*no such/);
     await writeFile(partial, 'ab');
-    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/shorter than the 3/);
+    await expect(reopen(file, partial)).rejects.toThrow(/shorter than the 3/);
     await writeFile(partial, 'abX');
-    await expect(reopenPartialFile(file, file, partial, expected)).rejects.toThrow(/was changed since/);
+    await expect(reopen(file, partial)).rejects.toThrow(/was changed since/);
     const real = join(dir, 'elsewhere');
     await writeFile(real, 'abc');
     const linked = join(dir, 'out.csv.4567abcd.partial');
     await symlink(real, linked);
-    await expect(reopenPartialFile(file, file, linked, expected)).rejects.toThrow(/cannot open/);
+    await expect(reopen(file, linked)).rejects.toThrow(/cannot open/);
   });
 });

@@ -1,5 +1,6 @@
 // createRenderer picks the format's renderer; table's is loaded only when asked for.
 import { describe, expect, it } from 'vitest';
+import { chunkText, joinChunks } from '../../src/output/formats.js';
 import { createRenderer, OUTPUT_FORMATS, type OutputFormat } from '../../src/output/index.js';
 
 async function render(format: OutputFormat): Promise<string> {
@@ -11,7 +12,9 @@ async function render(format: OutputFormat): Promise<string> {
     sanitize: true,
     color: false,
   });
-  return renderer.start() + renderer.row({ id: 'a', name: 'Acme, Inc' }) + renderer.finish();
+  return chunkText(
+    joinChunks([renderer.start(), renderer.row({ id: 'a', name: 'Acme, Inc' }), await renderer.finish()]),
+  );
 }
 
 describe('createRenderer', () => {

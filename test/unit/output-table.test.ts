@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumnWidths, MIN_COLUMN_WIDTH } from '../../src/output/column-widths.js';
-import { displayWidth } from '../../src/output/display-width.js';
 import type { RenderOptions } from '../../src/output/index.js';
-import { createTableRenderer, SAMPLE_ROWS, shortWebsite } from '../../src/output/table.js';
+import { createTableRenderer, displayWidth, SAMPLE_ROWS, shortWebsite } from '../../src/output/table.js';
 
 function renderTable(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
   const renderer = createTableRenderer({

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 it("draws another name rather than open another run's partial file", async () => {
-  const { createPartialFile } = await import('../../src/output/partial-file.js');
+  const { createPartialFile } = await import('../../src/output/destination.js');
   const dir = tempDir('partial-excl');
   const target = join(dir, 'leads.csv');
   const taken = `${target}.aaaaaaaa.partial`;

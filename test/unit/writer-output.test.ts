@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { createCsvRenderer } from '../../src/output/csv.js';
-import { BrokenPipeError, openOutput } from '../../src/output/writer.js';
+import { BrokenPipeError } from '../../src/output/destination.js';
+import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** A Writable that records what reached it and can hold each write's callback until released. */
@@ -80,6 +81,33 @@ describe('openOutput to a file', () => {
     await target.commit();
     expect(await readFile(file, 'utf8')).toBe('new');
     expect(await readFile(`${file}.partial`, 'utf8')).toBe('stale stale stale');
+  });
+
+  it('writes bytes as they are, between text chunks (a renderer such as xlsx produces bytes)', async () => {
+    const file = join(dir, 'leads.bin');
+    const target = await openOutput({ file, stdout: process.stdout });
+    const zipMagic = Uint8Array.of(0x50, 0x4b, 0x03, 0x04, 0xff, 0x00);
+    await target.write('é');
+    await target.write(zipMagic);
+    await target.write(new Uint8Array(0));
+    await target.write('\n');
+    await target.commit();
+    expect(await readFile(file)).toEqual(Buffer.concat([Buffer.from('é'), zipMagic, Buffer.from('\n')]));
+  });
+
+  it('with hash, counts and hashes the bytes of text and byte chunks alike', async () => {
+    const file = join(dir, 'leads.csv');
+    const target = await openOutput({ file, stdout: process.stdout, hash: true });
+    await target.write('é,');
+    await target.write(Uint8Array.of(0xff, 0x0a));
+    expect(target.bytes).toBe(5);
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256')
+      .update(Buffer.from([0xc3, 0xa9, 0x2c, 0xff, 0x0a]))
+      .digest('hex');
+    expect(target.digest()).toBe(expected);
+    await target.commit();
+    expect((await readFile(file)).length).toBe(5);
   });
 
   it('refuses a missing folder or a directory with a usage error that names the file', async () => {

@@ -8,10 +8,11 @@ import { parseJsonLossless } from '../../api/lossless-json.js';
 import { rawApiUrl, rawPages } from '../../api/raw-request.js';
 import { prettyJson } from '../../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
-import { openOutput } from '../../output/writer.js';
+import { openOutput } from '../../output/target.js';
+import { openSession } from '../../session.js';
 import { maskApiKey } from '../../text/mask.js';
-import { type CommandContext, colorAllowed } from '../context.js';
-import { openSession } from '../session.js';
+import { colorAllowed } from '../../ui/messages.js';
+import type { CommandContext } from '../context.js';
 import type { ApiFlags, Field } from './command.js';
 
 export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext): Promise<void> {

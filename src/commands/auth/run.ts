@@ -22,9 +22,6 @@ import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } fro
 import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
-import { maskApiKey } from '../../text/mask.js';
-import { explainRejectedKey } from '../../ui/error-lines.js';
-import type { CommandContext } from '../context.js';
 import {
   connect,
   openUi,
@@ -33,7 +30,10 @@ import {
   type Source,
   sourceText,
   type Target,
-} from '../session.js';
+} from '../../session.js';
+import { maskApiKey } from '../../text/mask.js';
+import { explainRejectedKey } from '../../ui/error-lines.js';
+import type { CommandContext } from '../context.js';
 import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {

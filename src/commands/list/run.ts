@@ -7,14 +7,14 @@ import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
 import { RequestBudget } from '../../api/request-budget.js';
 import { parseSince } from '../../api/since.js';
 import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
-import { appendUndoPoint } from '../../output/append-file.js';
+import { appendUndoPoint } from '../../output/append.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
+import { openSession } from '../../session.js';
 import { formatCount } from '../../ui/count.js';
 import { quotaCheckForPages } from '../../usage/spend-warning.js';
 import type { CommandContext } from '../context.js';
-import { openSession } from '../session.js';
 import type { ListFlags } from './command.js';
 
 export async function runList(
@@ -87,6 +87,7 @@ export async function runList(
     const footer = await withItemSink(
       {
         ctx,
+        messages: ui,
         flags,
         resource: info,
         storedFormat: session.settings.format,

@@ -26,14 +26,15 @@ import {
   unknownRowsError,
 } from '../../batch/summary.js';
 import type { SearchRow } from '../../batch/validate.js';
+import { joinChunks } from '../../output/formats.js';
 import { createItemRenderer } from '../../output/item-sink.js';
-import { notePartialFile } from '../../output/partial-note.js';
 import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutClause } from '../../output/where.js';
+import { openSession } from '../../session.js';
+import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/safe-text.js';
 import { quotaCheckForSearches } from '../../usage/spend-warning.js';
 import type { CommandContext } from '../context.js';
-import { openSession } from '../session.js';
 import type { SearchFlags } from './command.js';
 import { remembersSearches } from './run.js';
 
@@ -80,6 +81,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   try {
     const { format, renderer, where } = await createItemRenderer({
       ctx,
+      messages: ui,
       flags,
       resource: BATCH_RESOURCE,
       storedFormat: session.settings.format,
@@ -138,7 +140,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
         // flush: a table lays out its columns from the first search's results and shows them at once,
         // rather than after the whole batch.
-        await output.write(kept.map((item) => renderer.row(item)).join('') + (renderer.flush?.() ?? ''));
+        const chunks = kept.map((item) => renderer.row(item));
+        const flushed = renderer.flush?.();
+        await output.write(joinChunks(flushed === undefined ? chunks : [...chunks, flushed]));
         state.results += kept.length;
         state.searched += 1;
         if (!fromCache.has(row)) memory?.record(row, outcome.results);
@@ -188,7 +192,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     if (result.stop) await sends.persist().catch(() => {});
     else await sends.saved();
 
-    const closing = renderer.finish();
+    const closing = await renderer.finish();
     const inFlight = state.unknown.filter((search) => search.index >= result.finished);
     const totals = {
       sent: state.sent,

@@ -4,9 +4,9 @@ import { withItemSink } from '../../output/item-sink.js';
 import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
+import { openSession, type Session } from '../../session.js';
 import { formatCount } from '../../ui/count.js';
 import type { CommandContext } from '../context.js';
-import { openSession, type Session } from '../session.js';
 import type { SearchFlags } from './command.js';
 
 const USAGE_HINT =
@@ -56,6 +56,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     const footer = await withItemSink(
       {
         ctx,
+        messages: ui,
         flags,
         resource: RESOURCES.results,
         storedFormat: session.settings.format,

@@ -3,6 +3,7 @@
 // new (one request per list when nothing is). docs/sync.md has the tables and the rules.
 import type { ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
+import { connect, resolveTarget, type Session } from '../../session.js';
 import { type OpenDatabase, openDatabase } from '../../sync/database.js';
 import { loadSqlite } from '../../sync/engine.js';
 import { walkList } from '../../sync/list-walk.js';
@@ -13,7 +14,6 @@ import { formatCount } from '../../ui/count.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { progressLine } from '../list/run.js';
-import { connect, resolveTarget, type Session } from '../session.js';
 import type { SyncFlags } from './command.js';
 
 const LISTS: ListResource[] = ['leads', 'history'];

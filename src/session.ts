@@ -1,18 +1,64 @@
-// Turns global options into a ready client: settings by precedence, the in-process sandbox for
-// --sandbox, and hooks that report attempts, waits and deprecations through the ui.
-import { type ClientHooks, LeadClient } from '../api/client.js';
-import { proxyDispatcher, proxyFor, proxySettingsFrom } from '../api/proxy.js';
-import { maxBodyBytesFromEnv } from '../api/read-body.js';
-import { redactUrl } from '../api/url.js';
-import { missingSettingsError, resolveSettings, type Settings } from '../config/settings.js';
-import { deprecationWarning } from '../ui/deprecation-warning.js';
-import { explainRejectedKey, explainRun } from '../ui/error-lines.js';
-import { createUi, type Ui } from '../ui/ui.js';
-import { formatWait } from '../ui/wait-time.js';
-import { ledgerKey } from '../usage/ledger.js';
-import { createUsageRecorder, type UsageRecorder } from '../usage/recorder.js';
-import { VERSION } from '../version.js';
-import { type CommandContext, colorAllowed, colorForced } from './context.js';
+// One run's connection, shared by the commands and `leadctl mcp`: what a run receives (streams,
+// environment, global options, the abort signal), and how global options become a ready client:
+// settings by precedence, the in-process sandbox for --sandbox, and hooks that report attempts, waits
+// and deprecations through the ui. Also where a base URL or key came from, in the words `auth status`
+// prints, and what to do about a key the server rejected: the fix depends on the source, since a
+// flag or variable wins over the stored key (following "config set api-key" would change nothing).
+import { type ClientHooks, LeadClient } from './api/client.js';
+import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
+import { maxBodyBytesFromEnv } from './api/read-body.js';
+import { redactUrl } from './api/url.js';
+// What a run receives is typed from the program's definition (commands/context.ts, type-only: no
+// commander is loaded); re-exported here so that mcp/ reads it from below the commands.
+import type { CommandContext } from './commands/context.js';
+import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
+import { deprecationWarning } from './ui/deprecation-warning.js';
+import { explainRejectedKey, explainRun } from './ui/error-lines.js';
+import { colorAllowed, colorForced } from './ui/messages.js';
+import { createUi, type Ui } from './ui/ui.js';
+import { formatWait } from './ui/wait-time.js';
+import { ledgerKey } from './usage/ledger.js';
+import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
+import { VERSION } from './version.js';
+
+export type { CommandContext, GlobalOptions, Io } from './commands/context.js';
+
+/** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
+export type Source = 'flag' | 'env' | 'config' | 'sandbox';
+
+const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
+const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;
+
+export function sourceText(key: 'api-key' | 'base-url', source: Source | undefined, profile: string): string {
+  switch (source) {
+    case 'flag':
+      return `from ${FLAGS[key]}`;
+    case 'env':
+      return `from ${VARIABLES[key]}`;
+    case 'sandbox':
+      return 'from --sandbox: the built-in sandbox';
+    default:
+      return `from profile "${profile}"`;
+  }
+}
+
+/** The second line of a 401: where the rejected key came from and how to change that source. */
+export function rejectedKeyHint(source: Source | undefined, profile: string): string {
+  const where = `the key came ${sourceText('api-key', source, profile)}`;
+  switch (source) {
+    case 'flag':
+      return `${where}: check it, or leave --api-key out to use the stored key`;
+    case 'env':
+      return `${where}, which wins over the stored key: correct it, or unset LEADCTL_API_KEY`;
+    case 'sandbox':
+      return `${where}; it should always be accepted: please report this`;
+    default: {
+      const option = profile === 'default' ? '' : ` --profile ${profile}`;
+      // Global options go before the command, as `auth status` and the README write them.
+      return `${where}: run: leadctl${option} config set api-key`;
+    }
+  }
+}
 
 export interface Session {
   client: LeadClient;
@@ -75,7 +121,7 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
   explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
   explainRun({ maxWaitSec: settings.maxWaitSec });
   if (!globals.sandbox) return target;
-  const { startSandbox } = await import('../sandbox/index.js');
+  const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({});
   ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
   explainRejectedKey(rejectedKeyHint('sandbox', settings.profile));
@@ -195,45 +241,4 @@ function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
       second.onDeprecation?.(e);
     },
   };
-}
-
-// Where a run's base URL or key came from, in the words `auth status` prints, and what to do about a
-// key the server rejected: the fix depends on the source, since a flag or variable wins over the
-// stored key (following "config set api-key" would change nothing).
-
-/** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
-export type Source = 'flag' | 'env' | 'config' | 'sandbox';
-
-const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
-const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;
-
-export function sourceText(key: 'api-key' | 'base-url', source: Source | undefined, profile: string): string {
-  switch (source) {
-    case 'flag':
-      return `from ${FLAGS[key]}`;
-    case 'env':
-      return `from ${VARIABLES[key]}`;
-    case 'sandbox':
-      return 'from --sandbox: the built-in sandbox';
-    default:
-      return `from profile "${profile}"`;
-  }
-}
-
-/** The second line of a 401: where the rejected key came from and how to change that source. */
-export function rejectedKeyHint(source: Source | undefined, profile: string): string {
-  const where = `the key came ${sourceText('api-key', source, profile)}`;
-  switch (source) {
-    case 'flag':
-      return `${where}: check it, or leave --api-key out to use the stored key`;
-    case 'env':
-      return `${where}, which wins over the stored key: correct it, or unset LEADCTL_API_KEY`;
-    case 'sandbox':
-      return `${where}; it should always be accepted: please report this`;
-    default: {
-      const option = profile === 'default' ? '' : ` --profile ${profile}`;
-      // Global options go before the command, as `auth status` and the README write them.
-      return `${where}: run: leadctl${option} config set api-key`;
-    }
-  }
 }

@@ -1,0 +1,152 @@
+// Where output goes and what can go wrong there, without writing anything: what -o names by shell
+// conventions, the partial file an -o FILE is written to before it is renamed, and file errors in
+// words a user can act on. The checkpoint and batch state files and the input readers use these
+// rules too; writing is target.ts's.
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, lstat, open, readlink, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+
+// Errors, in words a user can act on.
+
+/** stdout's reader went away (EPIPE, e.g. `leadctl leads --all | head`): the CLI ends quietly, exit 0. */
+export class BrokenPipeError extends Error {
+  constructor(message = 'standard output was closed by its reader') {
+    super(message);
+    this.name = 'BrokenPipeError';
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'a parent is not a directory',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+};
+
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** "permission denied" for an EACCES, else the error's code or message. */
+export function reasonOf(error: unknown): string {
+  const code = errorCode(error);
+  if (code && REASONS[code]) return REASONS[code];
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A failure while writing (not opening): the environment's fault, not the user's flags. */
+export function writeFailure(target: string, error: unknown): LeadError {
+  return new LeadError(`cannot write ${target}: ${reasonOf(error)}`, {
+    exitCode: ExitCode.internal,
+    cause: error,
+  });
+}
+
+// What -o names, by shell conventions.
+
+export type OutputPath =
+  | { kind: 'stdout' }
+  /** Opened and written as it is: a FIFO, a character or block device, an inherited descriptor. */
+  | { kind: 'direct'; path: string }
+  /** A regular file (or none yet) at `target`, the path after following every symlink. */
+  | { kind: 'file'; target: string; existing: Stats | undefined };
+
+/** Links longer than this are a loop (Linux gives up at 40 too). */
+const MAX_LINKS = 40;
+
+/** /dev/stdout, /dev/fd/3, /proc/self/fd/3: a descriptor the shell opened (`-o >(gzip > x.gz)`). */
+const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
+
+/** Resolved before the first request: a directory or a missing folder fails at once. */
+export async function resolveOutputPath(file: string): Promise<OutputPath> {
+  if (file === '-') return { kind: 'stdout' };
+  // Their links point into /proc ("pipe:[1234]"): never follow them by hand, let open() do it.
+  if (DESCRIPTOR_PATH.test(file)) return { kind: 'direct', path: file };
+  const target = await followLinks(file);
+  let existing: Stats | undefined;
+  try {
+    existing = await stat(target);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw new UsageError(`cannot write ${file}: ${reasonOf(error)}`);
+  }
+  if (existing?.isDirectory()) throw new UsageError(`cannot write ${file}: is a directory`);
+  if (existing?.isSocket()) throw new UsageError(`cannot write ${file}: is a socket`);
+  if (existing && (existing.isFIFO() || existing.isCharacterDevice() || existing.isBlockDevice())) {
+    return { kind: 'direct', path: target };
+  }
+  return { kind: 'file', target, existing };
+}
+
+/** The path a chain of symlinks ends at, existing or not (a dangling link names the file to create). */
+async function followLinks(file: string): Promise<string> {
+  let path = resolve(file);
+  for (let hop = 0; hop <= MAX_LINKS; hop++) {
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(path)).isSymbolicLink();
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return path;
+      throw new UsageError(`cannot write ${file}: ${reasonOf(error)}`);
+    }
+    if (!isLink) return path;
+    path = resolve(dirname(path), await readlink(path));
+  }
+  throw new UsageError(`cannot write ${file}: too many levels of symbolic links`);
+}
+
+// The partial file.
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = constants;
+const PARTIAL_SUFFIX = '.partial';
+
+/** `leads.csv` -> `leads.csv.3fa9c21b.partial`. node:crypto loads only for -o (a one-page run to stdout never needs it). */
+async function partialName(target: string): Promise<string> {
+  const { randomBytes } = await import('node:crypto');
+  return `${target}.${randomBytes(4).toString('hex')}${PARTIAL_SUFFIX}`;
+}
+
+/** True for a name partialName(target) could have made: how --resume checks a state file's claim. */
+export function isPartialNameFor(target: string, name: string): boolean {
+  return (
+    name.startsWith(`${target}.`) &&
+    name.endsWith(PARTIAL_SUFFIX) &&
+    /^[0-9a-f]{8}$/.test(name.slice(target.length + 1, -PARTIAL_SUFFIX.length))
+  );
+}
+
+/**
+ * Created with O_EXCL|O_NOFOLLOW under a random name beside the target: a link planted at a guessable
+ * name is never followed, and two runs writing the same -o never share a file (the last rename wins,
+ * each file whole). When the target exists, the partial takes its mode, and its owner where allowed,
+ * so that the rename does not make a private file world-readable.
+ */
+export async function createPartialFile(
+  target: string,
+  existing: Stats | undefined,
+): Promise<{ handle: FileHandle; path: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const path = await partialName(target);
+    let handle: FileHandle;
+    try {
+      // A new file: 0644 before the umask (lead data is never group- or world-writable). Replacing
+      // one: private until its own mode is copied below.
+      handle = await open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, existing ? 0o600 : 0o644);
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST' && attempt < 4) continue;
+      throw error;
+    }
+    if (existing) {
+      // Only root may give a file away; anyone may keep a group they belong to. Neither is worth failing for.
+      await handle.chown(existing.uid, existing.gid).catch(() => {});
+      await handle.chmod(existing.mode & 0o777);
+    }
+    return { handle, path };
+  }
+}
