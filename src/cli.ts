@@ -5,9 +5,8 @@ import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
 import { partialFileOf } from './output/partial-note.js';
 import { buildProgram } from './program.js';
-import { errorLines } from './ui/error-lines.js';
-import { safeForStderr } from './ui/safe-text.js';
-import { commandLineErrorLines } from './ui/usage-error-lines.js';
+import { commandLineErrorLines, errorLines } from './ui/error-lines.js';
+import { safeForStderr } from './ui/ui.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const stdoutFailure = watchStdout(io.stdout);

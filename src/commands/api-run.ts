@@ -9,7 +9,7 @@ import { rawApiUrl, rawPages } from '../api/raw-request.js';
 import { prettyJson } from '../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';
 import { openOutput } from '../output/writer.js';
-import { maskApiKey } from '../text/mask.js';
+import { maskApiKey } from '../text/secrets.js';
 import { type Field, jsonBody, queryPairs } from './api-fields.js';
 import { type CommandContext, colorAllowed } from './context.js';
 import { openSession } from './session.js';

@@ -10,7 +10,7 @@ import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } fro
 import { readSecret } from '../config/read-secret.js';
 import { resolveSettings } from '../config/settings.js';
 import { readConfigFile } from '../config/store.js';
-import { maskApiKey } from '../text/mask.js';
+import { maskApiKey } from '../text/secrets.js';
 import { explainRejectedKey } from '../ui/error-lines.js';
 import type { CommandContext } from './context.js';
 import { connect, openUi } from './session.js';

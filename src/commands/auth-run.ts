@@ -2,7 +2,7 @@
 // key masked) on stdout, then one request (`leads --limit 1`) to learn whether the server accepts the
 // key. The exit code is that request's: 0 accepted, 3 rejected, 4 deactivated, 6 unreachable.
 import { AuthError, ForbiddenError, LeadError, NetworkError, ServerError } from '../api/errors.js';
-import { maskApiKey } from '../text/mask.js';
+import { maskApiKey } from '../text/secrets.js';
 import type { CommandContext } from './context.js';
 import { connect, resolveTarget, type Session, type Target } from './session.js';
 import type { Source } from './setting-source.js';

@@ -29,7 +29,7 @@ import type { SearchRow } from '../batch/validate.js';
 import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
-import { safeForStderr } from '../ui/safe-text.js';
+import { safeForStderr } from '../ui/ui.js';
 import { quotaCheckForSearches } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { remembersSearches, type SearchFlags } from './search-flags.js';

@@ -23,7 +23,7 @@ import {
 import { readSecret } from '../config/read-secret.js';
 import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../config/settings.js';
 import { readConfigFile } from '../config/store.js';
-import { maskApiKey } from '../text/mask.js';
+import { maskApiKey } from '../text/secrets.js';
 
 export { CONFIG_KEYS } from '../config/keys.js';
 

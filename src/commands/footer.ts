@@ -1,5 +1,5 @@
 // The notices that follow a single page: where the user is and how to get the rest.
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 
 const count = formatCount;
 

@@ -10,7 +10,7 @@ import type { CheckpointRun } from '../checkpoint/checkpoint-run.js';
 import { appendUndoPoint } from '../output/append-file.js';
 import { withItemSink, writesToStdout } from '../output/item-sink.js';
 import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import { quotaCheckForPages } from '../usage/spend-warning.js';
 import type { CommandContext } from './context.js';
 import { pageFooter, progressLine } from './footer.js';

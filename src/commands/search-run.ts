@@ -3,7 +3,7 @@ import { UsageError } from '../api/errors.js';
 import { withItemSink } from '../output/item-sink.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import type { CommandContext } from './context.js';
 import { remembersSearches, type SearchFlags } from './search-flags.js';
 import { openSession, type Session } from './session.js';

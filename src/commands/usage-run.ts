@@ -2,7 +2,7 @@
 // the profile has counted, added up) today and this month, beside the plan's limits under both of the
 // spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../config/settings.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import {
   addCounts,
   type Counts,

@@ -2,7 +2,7 @@
 // quota in a minute. The counting is the shared RequestBudget; this adds the words for an assistant.
 import { ExitCode, LeadError } from '../api/errors.js';
 import { RequestBudget as SharedBudget } from '../api/request-budget.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 
 export class RequestBudget extends SharedBudget {
   constructor(max: number) {

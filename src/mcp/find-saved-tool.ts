@@ -4,7 +4,7 @@
 import { UsageError } from '../api/errors.js';
 import type { Lead } from '../api/schemas.js';
 import { normalizeText } from '../text/business-match.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import { projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';

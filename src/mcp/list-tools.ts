@@ -3,7 +3,7 @@
 // notifications per page. Either is cut to the result size cap, the rest held for next_page.
 import { parseSince } from '../api/since.js';
 import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import { type Part, projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';

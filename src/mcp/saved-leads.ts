@@ -4,7 +4,7 @@
 // request budget; a list cut short is returned with why, and not kept.
 import type { LeadClient } from '../api/client.js';
 import type { Lead } from '../api/schemas.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import type { ReportProgress } from './progress.js';
 
 /** 20 requests at most: enough for most accounts, and a bound on what one call may spend. */

@@ -7,7 +7,7 @@
 // search is sent, and the ledger is written (recorder.flush) before the next server may read it.
 import type { AttemptEvent } from '../api/client.js';
 import { ExitCode, LeadError } from '../api/errors.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { usageTotals } from '../usage/report.js';
 import { SearchLock } from './search-lock.js';

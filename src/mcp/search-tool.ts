@@ -4,7 +4,7 @@
 import { ExactNumber } from '../api/exact-number.js';
 import type { SearchResult } from '../api/schemas.js';
 import { type MatchRule, SuppressionIndex } from '../text/business-match.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import { projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';

@@ -11,7 +11,7 @@ import { LeadError } from '../api/errors.js';
 import type { CommandContext } from '../commands/context.js';
 import { connect, resolveTarget, type Session } from '../commands/session.js';
 import { rejectedKeyHint } from '../commands/setting-source.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import { AnswerTrackingTransport } from './answer-tracking.js';
 import { RequestBudget } from './budget.js';
 import { Continuations } from './continuations.js';

@@ -1,7 +1,7 @@
 // The `usage` tool: what this machine has sent for the session's profile and server today and this
 // month (the usage ledger, plus this session's requests not yet written), beside the plan's limits,
 // the session's budget and the search caps. Reads a local file: it sends no request.
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import type { ToolDeps } from './deps.js';

@@ -2,8 +2,8 @@
 // will make, and the plan and the ledger say that crosses what is left today (or this month's live
 // searches), one line on stderr says so before the run goes on. Without a known plan, nothing.
 import type { PageProgress } from '../api/paging/index.js';
-import { formatCount } from '../ui/count.js';
 import type { Ui } from '../ui/ui.js';
+import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from './recorder.js';
 import {
   planLabel,
