@@ -1,8 +1,9 @@
 // The options of LeadClient and of each call, checked before anything is sent: a wrong one is a
 // UsageError naming the option, never a TypeError from deep inside.
-import type { Clock } from './clock.js';
+
 import { UsageError } from './errors.js';
 import type { WaitEvent } from './retry.js';
+import type { Clock } from './timestamp.js';
 
 export interface AttemptEvent {
   method: string;

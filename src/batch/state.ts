@@ -8,7 +8,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
-import type { HeldFile } from '../checkpoint/held-file.js';
+import type { HeldFile } from '../checkpoint/checkpoint-file.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { errorCode } from '../output/write-errors.js';
 import { describeIssue } from '../text/schema-issues.js';

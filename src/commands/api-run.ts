@@ -4,7 +4,7 @@
 // shown as escapes and the key is masked.
 
 import { UsageError } from '../api/errors.js';
-import { parseJsonLossless } from '../api/lossless-json.js';
+import { parseJsonLossless } from '../api/exact-json-parser.js';
 import { rawApiUrl, rawPages } from '../api/raw-request.js';
 import { prettyJson } from '../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../output/sanitize.js';

@@ -5,8 +5,13 @@
 import { UsageError } from '../api/errors.js';
 import { parseConfigValue } from '../config/keys.js';
 import { configFile } from '../config/paths.js';
-import { updateProfile } from '../config/profile-writer.js';
-import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } from '../config/profiles.js';
+import {
+  DEFAULT_PROFILE,
+  requireProfile,
+  selectedProfileName,
+  storedValue,
+  updateProfile,
+} from '../config/profiles.js';
 import { readSecret } from '../config/read-secret.js';
 import { resolveSettings } from '../config/settings.js';
 import { readConfigFile } from '../config/store.js';

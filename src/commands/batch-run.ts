@@ -30,7 +30,7 @@ import { createItemRenderer } from '../output/item-sink.js';
 import { notePartialFile } from '../output/partial-note.js';
 import { sanitizeForTerminal } from '../output/sanitize.js';
 import { safeForStderr } from '../ui/ui.js';
-import { quotaCheckForSearches } from '../usage/spend-warning.js';
+import { quotaCheckForSearches } from '../usage/recorder.js';
 import type { CommandContext } from './context.js';
 import { remembersSearches, type SearchFlags } from './search-flags.js';
 import { openSession } from './session.js';

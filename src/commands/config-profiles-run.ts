@@ -2,8 +2,7 @@
 // `git branch` style (`* ` marks the profile this run would use), so shell completion reads it too.
 import { InterruptedError, UsageError } from '../api/errors.js';
 import { configFile } from '../config/paths.js';
-import { noSuchProfile, removeProfile } from '../config/profile-writer.js';
-import { checkProfileName, profileNames } from '../config/profiles.js';
+import { checkProfileName, noSuchProfile, profileNames, removeProfile } from '../config/profiles.js';
 import { readConfigFile } from '../config/store.js';
 import type { ConfigIo } from './config-run.js';
 

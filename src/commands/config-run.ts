@@ -10,7 +10,6 @@ import {
   unknownKeyError,
 } from '../config/keys.js';
 import { configFile } from '../config/paths.js';
-import { updateProfile } from '../config/profile-writer.js';
 import {
   checkProfileName,
   DEFAULT_PROFILE,
@@ -19,6 +18,7 @@ import {
   storedValue,
   storedValues,
   unknownKeyWarnings,
+  updateProfile,
 } from '../config/profiles.js';
 import { readSecret } from '../config/read-secret.js';
 import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../config/settings.js';

@@ -1,8 +1,8 @@
 // Turns global options into a ready client: settings by precedence, the in-process sandbox for
 // --sandbox, and hooks that report attempts, waits and deprecations through the ui.
 import { type ClientHooks, LeadClient } from '../api/client.js';
+import { maxBodyBytesFromEnv } from '../api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from '../api/proxy.js';
-import { maxBodyBytesFromEnv } from '../api/read-body.js';
 import { redactUrl } from '../api/url.js';
 import { missingSettingsError, resolveSettings, type Settings } from '../config/settings.js';
 import { explainRejectedKey, explainRun } from '../ui/error-lines.js';

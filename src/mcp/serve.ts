@@ -12,9 +12,7 @@ import type { CommandContext } from '../commands/context.js';
 import { connect, resolveTarget, type Session } from '../commands/session.js';
 import { rejectedKeyHint } from '../commands/setting-source.js';
 import { formatCount } from '../ui/ui.js';
-import { AnswerTrackingTransport } from './answer-tracking.js';
-import { RequestBudget } from './budget.js';
-import { Continuations } from './continuations.js';
+import { AnswerTrackingTransport, Continuations } from './continuations.js';
 import {
   DEFAULT_MAX_REQUESTS,
   DEFAULT_MAX_SEARCHES,
@@ -22,12 +20,12 @@ import {
   MCP_MAX_WAIT_SEC,
 } from './defaults.js';
 import type { ToolDeps } from './deps.js';
+import { RequestBudget } from './deps.js';
 import { RateLimitPause } from './rate-limit-pause.js';
 import { SavedLeads } from './saved-leads.js';
-import { SearchGate } from './search-gate.js';
-import { createLeadServer } from './server.js';
+import { SearchGate } from './search-tool.js';
+import { createLeadServer, selectTools } from './server.js';
 import { keyMasker, safeText } from './tool-result.js';
-import { selectTools } from './tool-selection.js';
 
 export interface McpFlags {
   maxRequests?: number;

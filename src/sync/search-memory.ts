@@ -3,8 +3,8 @@
 // --new-only, the places the database has seen before; stores every result a sent search returned,
 // by place_id, with the query, location and time (one transaction per search).
 import { UsageError } from '../api/errors.js';
+import { parseJsonLossless } from '../api/exact-json-parser.js';
 import { identityText } from '../api/exact-number.js';
-import { parseJsonLossless } from '../api/lossless-json.js';
 import type { MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { type OpenDatabase, openDatabase, sqliteReason } from './database.js';
 import { loadExcludeList } from './exclude-list.js';
