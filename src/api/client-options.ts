@@ -133,7 +133,7 @@ function checkEach(options: Record<string, unknown>, names: readonly string[], w
   }
 }
 
-/** The constructor's options; maxBodyBytes is checked where it is read (read-body.ts). */
+/** The constructor's options; maxBodyBytes is checked where it is read (parse-response.ts). */
 export function checkClientOptions(options: unknown): asserts options is Record<string, unknown> {
   if (!object(options))
     throw new UsageError(`LeadClient options must be an object (got ${describe(options)})`);

@@ -1,7 +1,7 @@
 // A JSON parser that keeps what JSON.parse would change: number tokens a JS number would print
 // differently become ExactNumber, and an object whose keys include array indices records the order
 // the keys came in (KEY_ORDER). Otherwise it gives what JSON.parse gives, own "__proto__" keys included.
-// It is the slow path: lossless-json.ts takes it only for bodies that need it. Nesting is bounded, so
+// The slow path: parseJsonLossless below takes it only for bodies that need it. Nesting is bounded, so
 // a hostile body cannot exhaust the stack.
 import { type ExactNumber, KEY_ORDER, numberFromToken } from './exact-number.js';
 

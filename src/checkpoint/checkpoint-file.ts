@@ -1,6 +1,6 @@
 // The checkpoint file of `--checkpoint FILE`: which list it belongs to (resource, profile, base URL)
 // and the ids at the newest end of that list when the last committed run began (docs/checkpoint.md).
-// Written atomically through held-file.ts (a temporary file, 0600, renamed over FILE, or over the
+// Written atomically through the held file below (a temporary file, 0600, renamed over FILE, or over the
 // file a symlink FILE names) and read back through a schema: anything else, a tampered file or
 // another program's, is refused with exit 2.
 
@@ -70,7 +70,7 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
   return checkpoint;
 }
 
-/** The file's text: written by the run through its held file (held-file.ts), never directly. */
+/** The file's text: written by the run through its held file (below), never directly. */
 export function checkpointText(checkpoint: Checkpoint): string {
   return `${JSON.stringify(checkpoint, null, 2)}\n`;
 }

@@ -2,7 +2,7 @@
 // resource with the spec's columns in the spec's order, then when leadctl first and last received the
 // row, then `json`: the item exactly as the server sent it (unknown fields, key order, digits).
 // STRICT tables; numeric columns are ANY so that a value is stored as sent: an SQLite number where
-// JavaScript read the number exactly, else its exact digits as TEXT (columns.ts).
+// JavaScript read the number exactly, else its exact digits as TEXT (columnValue below).
 import { asSent, ExactNumber, identityText } from '../api/exact-number.js';
 import { jsonText } from '../output/json-text.js';
 import type { SqlValue } from './engine.js';

@@ -152,7 +152,7 @@ function memoryOver(
   };
 }
 
-/** As the search_results table keys it (columns.ts): the identity as text. */
+/** As the search_results table keys it (schema.ts): the identity as text. */
 const placeKey = (item: Item) => identityText(item.place_id) ?? '';
 
 const radiusValue = (ask: SearchAsk) => (ask.radius === undefined ? null : BigInt(ask.radius));
