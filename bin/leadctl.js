@@ -1,5 +1,10 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --liftoff-only
 // Tiny launcher: start-up settings, then hand over to dist/ (one bundle, see scripts/build.mjs).
+// --liftoff-only (in the line above, where Node reads it at start; docs/performance.md has the figures)
+// keeps V8 from recompiling undici's WebAssembly HTTP parser with TurboFan after the first response, a
+// compile Node waits for before it exits. `env -S` splits the line (GNU coreutils 8.30+, macOS, the BSDs;
+// npm's cmd-shim on Windows reads it too); BusyBox and toybox env lack -S: there run
+// `node --liftoff-only <path to this file>`, or plain `node <path>` without the flag.
 import module from 'node:module';
 
 // Node 22+ caches compiled code between runs, in a cache Node itself checks; Node 20 has none.
@@ -25,16 +30,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   }
   process.exit(0);
 }
-const printsOnly =
-  args.some((arg) => ['--version', '-V', '--help', '-h'].includes(arg)) || args[0] === 'help';
-if (!printsOnly) {
-  // undici parses HTTP with a WebAssembly module. V8 compiles it quickly (Liftoff), then again,
-  // optimised, on a background thread, and Node waits for that compile before it exits: 200-600 ms
-  // added to every short run on a busy machine. The baseline code parses our responses fast enough.
-  // (Skipped for --version and --help, which never connect: loading node:v8 costs ~5 ms.)
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
-}
-
 const { main } = await import('../dist/cli.js');
 process.exitCode = await main(args);

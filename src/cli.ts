@@ -4,9 +4,8 @@
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import type { Io } from './commands/context.js';
 import { buildProgram } from './program.js';
-import { errorLines, partialFileOf } from './ui/error-lines.js';
-import { safeForStderr } from './ui/safe-text.js';
-import { commandLineErrorLines } from './ui/usage-error-lines.js';
+import { commandLineErrorLines, errorLines, partialFileOf } from './ui/error-lines.js';
+import { safeForStderr } from './ui/ui.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const stdoutFailure = watchStdout(io.stdout);

@@ -11,7 +11,6 @@ export type {
   WaitEvent,
 } from './api/client.js';
 export { LeadClient } from './api/client.js';
-export { type Clock, systemClock } from './api/clock.js';
 export type { HttpErrorInfo } from './api/errors.js';
 export {
   AbortedError,
@@ -46,3 +45,4 @@ export type {
   SearchResponse,
   SearchResult,
 } from './api/schemas.js';
+export { type Clock, systemClock } from './api/timestamp.js';

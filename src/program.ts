@@ -35,7 +35,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
       // The width of the streams main() was given, not of whatever process.stdout is.
       getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
       getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
-      // Said by cli.ts instead, in the contract's shape (ui/usage-error-lines.ts).
+      // Said by cli.ts instead, in the contract's shape (ui/error-lines.ts).
       outputError: () => {},
     })
     // Each command's help also lists the options every command takes (--sandbox, --api-key, -q…).

@@ -5,18 +5,15 @@
 // prints, and what to do about a key the server rejected: the fix depends on the source, since a
 // flag or variable wins over the stored key (following "config set api-key" would change nothing).
 import { type ClientHooks, LeadClient } from './api/client.js';
+import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
-import { maxBodyBytesFromEnv } from './api/read-body.js';
 import { redactUrl } from './api/url.js';
 // What a run receives is typed from the program's definition (commands/context.ts, type-only: no
 // commander is loaded); re-exported here so that mcp/ reads it from below the commands.
 import type { CommandContext } from './commands/context.js';
 import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
-import { deprecationWarning } from './ui/deprecation-warning.js';
 import { explainRejectedKey, explainRun } from './ui/error-lines.js';
-import { colorAllowed, colorForced } from './ui/messages.js';
-import { createUi, type Ui } from './ui/ui.js';
-import { formatWait } from './ui/wait-time.js';
+import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';

@@ -1,8 +1,9 @@
 // The options of LeadClient and of each call, checked before anything is sent: a wrong one is a
 // UsageError naming the option, never a TypeError from deep inside.
-import type { Clock } from './clock.js';
+
 import { UsageError } from './errors.js';
 import type { WaitEvent } from './retry.js';
+import type { Clock } from './timestamp.js';
 
 export interface AttemptEvent {
   method: string;
@@ -132,7 +133,7 @@ function checkEach(options: Record<string, unknown>, names: readonly string[], w
   }
 }
 
-/** The constructor's options; maxBodyBytes is checked where it is read (read-body.ts). */
+/** The constructor's options; maxBodyBytes is checked where it is read (parse-response.ts). */
 export function checkClientOptions(options: unknown): asserts options is Record<string, unknown> {
   if (!object(options))
     throw new UsageError(`LeadClient options must be an object (got ${describe(options)})`);

@@ -10,7 +10,6 @@ import {
   type DeprecationEvent,
   type LeadClientOptions,
 } from './client-options.js';
-import { type Clock, systemClock } from './clock.js';
 import { abortErrorFor, ExitCode, LeadError, NetworkError, RateLimitedError, UsageError } from './errors.js';
 import { type Exchanged, exchange, type SendTracker } from './exchange.js';
 import {
@@ -21,12 +20,17 @@ import {
   unexpectedFailure,
 } from './http-errors.js';
 import { failing, flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
-import { parseHistoryPage, parseLeadsPage, parseSearchResponse, type RawResponse } from './parse-response.js';
-import { maxBodyBytesFrom } from './read-body.js';
-import { type AttemptOutcome, type RetryPolicy, withRetries } from './retry.js';
-import { parseRetryAfterHeader } from './retry-after.js';
+import {
+  maxBodyBytesFrom,
+  parseHistoryPage,
+  parseLeadsPage,
+  parseSearchResponse,
+  type RawResponse,
+} from './parse-response.js';
+import { type AttemptOutcome, parseRetryAfterHeader, type RetryPolicy, withRetries } from './retry.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
 import { oneLine } from './server-message.js';
+import { type Clock, systemClock } from './timestamp.js';
 import { apiUrl, assertKeyTransportIsSafe, redactUrl, resolveApiRoot } from './url.js';
 
 export type {

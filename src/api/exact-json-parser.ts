@@ -1,9 +1,8 @@
 // A JSON parser that keeps what JSON.parse would change: number tokens a JS number would print
 // differently become ExactNumber, and an object whose keys include array indices records the order
 // the keys came in (KEY_ORDER). Otherwise it gives what JSON.parse gives, own "__proto__" keys included.
-// It is the slow path: lossless-json.ts takes it only for bodies that need it. Nesting is bounded, so
+// The slow path: parseJsonLossless below takes it only for bodies that need it. Nesting is bounded, so
 // a hostile body cannot exhaust the stack.
-
 import { type ExactNumber, KEY_ORDER, numberFromToken } from './exact-number.js';
 
 export class JsonTooDeepError extends Error {
@@ -154,4 +153,119 @@ class ExactJsonParser {
     if (this.text.charCodeAt(this.pos) !== char) this.fail(`expected ${what}`);
     this.pos++;
   }
+}
+
+// Reading a response body as JSON without changing it: numbers keep their digits and objects their
+// key order (exact-json-parser.ts), at JSON.parse's speed in the common case. One regex over the body
+// tells whether JSON.parse could change anything; only then does the slow parser run.
+
+/** Far beyond any real API body (leads nest 3 deep), far below what would exhaust the stack. */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Matches (at least) every place where JSON.parse would lose something: a number token in value
+ * position (after `:` `,` `[`) with an exponent, 16 or more digits, five leading fraction zeros, a
+ * trailing fraction zero, or `-0`; and an object key that is an array index, which a JS object would
+ * move to the front. It may also match inside a string ("x: 4.50,"): that costs only the slow parser.
+ */
+const JSON_PARSE_COULD_CHANGE =
+  /[:,[]\s*(?:-?(?:\d[\d.]*[eE]|\d[\d.]{15}|0\.0{5}|\d+\.\d*0\s*[,}\]])|-0\s*[,}\]])|"(?:0|[1-9]\d*)"\s*:/;
+
+/** The body's value, exactly as sent; SyntaxError when it is not JSON, JsonTooDeepError when too deep. */
+export function parseJsonLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (JSON_PARSE_COULD_CHANGE.test(text)) return parseExactJson(text, maxDepth);
+  // JSON.parse itself copes with any depth, but whatever walks the value afterwards recursively
+  // (JSON.stringify among them) would not. Nesting needs brackets: few brackets, no walk.
+  const value: unknown = JSON.parse(text);
+  if (countOpeningBrackets(text, maxDepth) >= maxDepth) assertDepthAtMost(value, maxDepth, 1);
+  return value;
+}
+
+/** How many `{` and `[` the text holds (strings included), counting no further than `atMost`. */
+function countOpeningBrackets(text: string, atMost: number): number {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at >= 0 && count < atMost; at = text.indexOf(bracket, at + 1))
+      count++;
+  }
+  return count;
+}
+
+function assertDepthAtMost(value: unknown, maxDepth: number, depth: number): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (depth > maxDepth) throw new JsonTooDeepError(maxDepth);
+  if (Array.isArray(value)) {
+    for (const element of value) assertDepthAtMost(element, maxDepth, depth + 1);
+    return;
+  }
+  for (const key in value) assertDepthAtMost((value as Record<string, unknown>)[key], maxDepth, depth + 1);
+}
+
+// The items of a list answer as the exact text the server sent, so that `leadctl api --paginate` can
+// merge pages without re-serialising anything (64-bit ids, `4.50`, key order and escapes all kept).
+// Runs on text JSON.parse has already accepted, so it only has to find boundaries, not validate.
+/** The elements of the array at `key` of the top-level object (or of a top-level array when key is ''). */
+export function arrayItemTexts(text: string, key: string): string[] {
+  let i = skipSpace(text, 0);
+  if (key === '') return elements(text, i);
+  i = skipSpace(text, i + 1); // past `{`
+  while (text[i] !== '}') {
+    const keyEnd = skipString(text, i);
+    const name = JSON.parse(text.slice(i, keyEnd)) as string;
+    i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past `:`
+    if (name === key) return elements(text, i);
+    i = skipSpace(text, skipValue(text, i));
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return [];
+}
+
+function elements(text: string, start: number): string[] {
+  const items: string[] = [];
+  let i = skipSpace(text, start + 1); // past `[`
+  while (text[i] !== ']') {
+    const end = skipValue(text, i);
+    items.push(text.slice(i, end));
+    i = skipSpace(text, end);
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return items;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t'))
+    i++;
+  return i;
+}
+
+function skipString(text: string, i: number): number {
+  for (i += 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return i;
+}
+
+function skipValue(text: string, i: number): number {
+  const first = text[i];
+  if (first === '"') return skipString(text, i);
+  if (first === '{' || first === '[') {
+    let depth = 0;
+    while (i < text.length) {
+      const char = text[i];
+      if (char === '"') {
+        i = skipString(text, i);
+        continue;
+      }
+      if (char === '{' || char === '[') depth++;
+      else if (char === '}' || char === ']') {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+      i++;
+    }
+    return i;
+  }
+  while (i < text.length && !',}] \n\r\t'.includes(text[i] as string)) i++;
+  return i;
 }

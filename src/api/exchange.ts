@@ -6,7 +6,7 @@
 // handshake, connect timeout, a keep-alive socket found closed, which undici itself re-queues) proves
 // the server never saw the request; after it, a reset or a timeout leaves it unknown.
 import { type Dispatcher, request } from 'undici';
-import { ACCEPT_ENCODING, readBodyCapped } from './read-body.js';
+import { ACCEPT_ENCODING, readBodyCapped } from './parse-response.js';
 
 export interface Exchanged {
   status: number;

@@ -2,7 +2,7 @@
 // --paginate over any page-numbered list, yielding each page's items as the text the server sent.
 import type { LeadClient } from './client.js';
 import { ProtocolError, UsageError } from './errors.js';
-import { arrayItemTexts } from './json-spans.js';
+import { arrayItemTexts } from './exact-json-parser.js';
 import { oneLine } from './server-message.js';
 import { redactUrl } from './url.js';
 

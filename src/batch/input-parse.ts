@@ -4,7 +4,7 @@
 // Spreadsheets and CRM exports name their columns their own way and carry others: `--columns`
 // maps the user's names to the known ones, `--ignore-extra` skips the rest (never silently).
 import { UsageError } from '../api/errors.js';
-import { closestMatch } from '../config/suggest.js';
+import { closestMatch } from '../config/keys.js';
 import { type CsvRecord, detectDelimiter, isBlankRecord, parseCsvRecords } from './csv-records.js';
 
 export const INPUT_KEYS = ['query', 'location', 'radius'] as const;

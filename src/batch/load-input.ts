@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { errorCode, reasonOf } from '../output/destination.js';
-import { safeForStderr } from '../ui/safe-text.js';
+import { safeForStderr } from '../ui/ui.js';
 import {
   type ColumnRules,
   DEFAULT_RULES,

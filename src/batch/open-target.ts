@@ -4,7 +4,7 @@
 // checking the whole state file, the input and the output options, and the partial file's content.
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { type HeldFile, holdStateFile } from '../checkpoint/held-file.js';
+import { type HeldFile, holdStateFile } from '../checkpoint/checkpoint-file.js';
 import { isPartialNameFor, resolveOutputPath } from '../output/destination.js';
 import type { Renderer } from '../output/index.js';
 import { type OutputTarget, openOutput } from '../output/target.js';

@@ -5,7 +5,7 @@
 // the order they are asked for, so the last one on disk is the newest.
 
 import { HttpError, NetworkError, RateLimitedError } from '../api/errors.js';
-import type { HeldFile } from '../checkpoint/held-file.js';
+import type { HeldFile } from '../checkpoint/checkpoint-file.js';
 import { type BatchState, saveState, type UnknownSearch } from './state.js';
 import type { SearchRow } from './validate.js';
 

@@ -1,14 +1,14 @@
 // FILE.state: how far a batch writing to -o FILE got, so --resume can continue it. Searches are
 // written in input order, so "done" is always a prefix of the unique rows plus the byte length and
 // SHA-256 of the partial file after the last fully written search. Rewritten atomically (a temporary
-// file renamed over it, through a symlink: held-file.ts) when a search goes out and after every
+// file renamed over it, through a symlink: checkpoint/checkpoint-file.ts) when a search goes out and after every
 // search, so a crash or Ctrl-C at any moment leaves a state that matches the partial file and names
 // the searches that were sent without an answer. The batch holds the file for its whole run (one
 // writer). Read back, it is checked whole (state-check.ts) before anything is sent.
 import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
-import type { HeldFile } from '../checkpoint/held-file.js';
+import type { HeldFile } from '../checkpoint/checkpoint-file.js';
 import { errorCode } from '../output/destination.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { describeIssue } from '../text/schema-issues.js';

@@ -1,7 +1,7 @@
 // The closing line of a batch, and the error (hence exit code) it ends with when it did not fully
 // succeed. The counts cover the whole batch, a stopped run and its --resume together.
 import { ExitCode, LeadError } from '../api/errors.js';
-import { formatCount } from '../ui/count.js';
+import { formatCount } from '../ui/ui.js';
 import type { OutputShape, UnknownSearch } from './state.js';
 
 export interface BatchTotals {

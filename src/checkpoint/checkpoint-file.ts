@@ -1,12 +1,15 @@
 // The checkpoint file of `--checkpoint FILE`: which list it belongs to (resource, profile, base URL)
 // and the ids at the newest end of that list when the last committed run began (docs/checkpoint.md).
-// Written atomically through held-file.ts (a temporary file, 0600, renamed over FILE, or over the
+// Written atomically through the held file below (a temporary file, 0600, renamed over FILE, or over the
 // file a symlink FILE names) and read back through a schema: anything else, a tampered file or
 // another program's, is refused with exit 2.
-import { readFile } from 'node:fs/promises';
+
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
-import { errorCode, reasonOf } from '../output/destination.js';
+import { describeHolder, FileHeldError, holdFileLock } from '../config/file-lock.js';
+import { errorCode, reasonOf, resolveOutputPath, writeFailure } from '../output/destination.js';
 import { describeIssue } from '../text/schema-issues.js';
 
 export const CHECKPOINT_VERSION = 1;
@@ -66,7 +69,7 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
   return checkpoint;
 }
 
-/** The file's text: written by the run through its held file (held-file.ts), never directly. */
+/** The file's text: written by the run through its held file (below), never directly. */
 export function checkpointText(checkpoint: Checkpoint): string {
   return `${JSON.stringify(checkpoint, null, 2)}\n`;
 }
@@ -80,4 +83,105 @@ function notACheckpoint(file: string, why: string): UsageError {
     `${file} is not a leadctl checkpoint: ${why}`,
     'name another --checkpoint file, or delete this one to export everything again',
   );
+}
+
+// A state file the user names (a checkpoint, a batch's FILE.state) with one writer at a time: held
+// for the whole run by a lock beside the file it resolves to (config/file-lock.ts), so two runs on
+// one file never both write, and a second run stops before any request naming the holder. A symlink
+// is written through, as -o is: the link stays, its target is replaced. A write is in two steps, so
+// that a caller can do everything that may fail for lack of space (the temporary file, written and
+// synced) before it commits anything else, and leave only a rename for after.
+export interface HeldFile {
+  /** The name the user gave (for messages). */
+  readonly name: string;
+  /** The file it names, every link followed: what is read, written and locked. */
+  readonly target: string;
+  /** Writes `text` to a new temporary file beside the target and syncs it; nothing is replaced yet. */
+  prepare(text: string): Promise<PreparedWrite>;
+  /** prepare() and commit() at once. */
+  write(text: string): Promise<void>;
+  /** Frees the file for the next run. Never throws. */
+  release(): void;
+}
+
+export interface PreparedWrite {
+  /** Renames the temporary file over the target: the one step left, which needs no space. */
+  commit(): Promise<void>;
+  /** Removes the temporary file. Never throws. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Resolves and locks `name`. `what` names the file in messages ("checkpoint", "batch state");
+ * a file held by a live run, or one that cannot be locked (no such folder, permission denied), is a
+ * UsageError (exit 2) before anything is sent.
+ */
+export async function holdStateFile(name: string, what: string, { sync = true } = {}): Promise<HeldFile> {
+  const where = await resolveOutputPath(name);
+  if (where.kind !== 'file') throw new UsageError(`the ${what} file ${name} must be a regular file`);
+  const { target } = where;
+  let lock: ReturnType<typeof holdFileLock>;
+  try {
+    lock = holdFileLock(target);
+  } catch (error) {
+    if (error instanceof FileHeldError) {
+      throw new UsageError(
+        `${name} is in use by another leadctl run (${describeHolder(error.holder)}); nothing was sent`,
+        `wait for that run to end; if it is not leadctl, remove ${error.lockPath}`,
+      );
+    }
+    // A full disk is exit 1, as for any output; a folder that is missing or not writable is exit 2.
+    if (['ENOSPC', 'EDQUOT', 'EIO'].includes(errorCode(error) ?? ''))
+      throw writeFailure(`${what} ${name}`, error);
+    throw new UsageError(`cannot write ${what} ${name}: ${reasonOf(error)}`);
+  }
+  // Exit 1, as any output that cannot be written (a full disk).
+  const failure = (error: unknown) => writeFailure(`${what} ${name}`, error);
+  const prepare = async (text: string): Promise<PreparedWrite> => {
+    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      // 'wx': created here, never a file or link someone planted under that name.
+      const handle = await open(temp, 'wx', 0o600);
+      try {
+        await handle.writeFile(text);
+        if (sync) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => {});
+      throw failure(error);
+    }
+    let done = false;
+    return {
+      commit: async () => {
+        if (done) return;
+        done = true;
+        try {
+          await rename(temp, target);
+        } catch (error) {
+          await rm(temp, { force: true }).catch(() => {});
+          throw failure(error);
+        }
+      },
+      discard: async () => {
+        if (done) return;
+        done = true;
+        await rm(temp, { force: true }).catch(() => {});
+      },
+    };
+  };
+  return {
+    name,
+    target,
+    prepare,
+    write: async (text) => (await prepare(text)).commit(),
+    release: () => {
+      try {
+        lock.release();
+      } catch {
+        // A lock folder that cannot be removed goes stale; its dead pid lets the next run take it.
+      }
+    },
+  };
 }

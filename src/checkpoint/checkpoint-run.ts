@@ -13,8 +13,13 @@ import {
   paginatePages,
 } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';
-import { type Checkpoint, checkpointText, loadCheckpoint } from './checkpoint-file.js';
-import { holdStateFile, type PreparedWrite } from './held-file.js';
+import {
+  type Checkpoint,
+  checkpointText,
+  holdStateFile,
+  loadCheckpoint,
+  type PreparedWrite,
+} from './checkpoint-file.js';
 import { headOfFirstPage, incrementalPages, type NewHead } from './incremental.js';
 
 type Item = Lead | HistoryEntry;

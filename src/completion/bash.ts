@@ -6,9 +6,11 @@ import {
   type CompletionOption,
   commandNames,
   commandsByPath,
+  functionPrefix,
   optionFlags,
+  PROFILE_LIST_ARGS,
+  plainWord,
 } from './command-tree.js';
-import { functionPrefix, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function bashScript(root: CompletionCommand): string {
   const fn = functionPrefix(root.name);

@@ -7,9 +7,12 @@ import {
   type CompletionOption,
   commandNames,
   commandsByPath,
+  functionPrefix,
+  oneLine,
   optionFlags,
+  PROFILE_LIST_ARGS,
+  plainWord,
 } from './command-tree.js';
-import { functionPrefix, oneLine, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function fishScript(root: CompletionCommand): string {
   const fn = `_${functionPrefix(root.name)}`;

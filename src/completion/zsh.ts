@@ -7,8 +7,11 @@ import {
   type CompletionOption,
   commandNames,
   commandsByPath,
+  functionPrefix,
+  oneLine,
+  PROFILE_LIST_ARGS,
+  plainWord,
 } from './command-tree.js';
-import { functionPrefix, oneLine, PROFILE_LIST_ARGS, plainWord } from './shell-words.js';
 
 export function zshScript(root: CompletionCommand): string {
   const profiles = `${functionPrefix(root.name)}_profiles`;

@@ -1,6 +1,6 @@
 // Reading the config file: with plain fs, since every command reads it and conf is slow to load.
 // The file's shape is checked here with a zod schema (values by keys.ts, the one place that decides
-// what a valid value is) and a broken file is reported, never wiped: writes (profile-writer.ts) refuse
+// what a valid value is) and a broken file is reported, never wiped: writes (profiles.ts) refuse
 // to touch a file this reader rejects. The file's and its folder's modes are checked too.
 //
 // Layout: { "profiles": { "<name>": { "api-key": "...", "base-url": "...", "timeout": 30, ... } } }.

@@ -14,7 +14,7 @@ import {
   ServerError,
   ValidationError,
 } from '../api/errors.js';
-import { describeDuration } from '../api/retry-after.js';
+import { describeDuration } from '../api/retry.js';
 import type { KeyMasker } from './tool-result.js';
 
 export interface FailureContext {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RateLimitedError } from '../api/errors.js';
-import { describeDuration } from '../api/retry-after.js';
+import { describeDuration } from '../api/retry.js';
 
 export interface PauseStore {
   /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */

@@ -10,10 +10,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { LeadError } from '../api/errors.js';
 import type { CommandContext } from '../session.js';
 import { connect, rejectedKeyHint, resolveTarget, type Session } from '../session.js';
-import { formatCount } from '../ui/count.js';
-import { AnswerTrackingTransport } from './answer-tracking.js';
-import { RequestBudget } from './budget.js';
-import { Continuations } from './continuations.js';
+import { formatCount } from '../ui/ui.js';
+import { AnswerTrackingTransport, Continuations } from './continuations.js';
 import {
   DEFAULT_MAX_REQUESTS,
   DEFAULT_MAX_SEARCHES,
@@ -21,12 +19,12 @@ import {
   MCP_MAX_WAIT_SEC,
 } from './defaults.js';
 import type { ToolDeps } from './deps.js';
+import { RequestBudget } from './deps.js';
 import { RateLimitPause } from './rate-limit-pause.js';
 import { SavedLeads } from './saved-leads.js';
-import { SearchGate } from './search-gate.js';
-import { createLeadServer } from './server.js';
+import { SearchGate } from './search-tool.js';
+import { createLeadServer, selectTools } from './server.js';
 import { keyMasker, safeText } from './tool-result.js';
-import { selectTools } from './tool-selection.js';
 
 /** What the server reads of `leadctl mcp`'s options (commands/mcp/command.ts defines and parses them). */
 export interface McpServeOptions {

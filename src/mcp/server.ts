@@ -2,12 +2,12 @@
 // model deciding what to call; every failure is an isError result in words for an assistant, never a
 // thrown error. Each call is tracked until it ends, and the usage ledger is written after it.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UsageError } from '../api/errors.js';
 import { VERSION } from '../version.js';
 import type { ToolCall, ToolDeps } from './deps.js';
-import { runFindSavedTool } from './find-saved-tool.js';
-import { runListTool } from './list-tools.js';
-import { progressReporter } from './progress.js';
-import { MAX_SAVED_LEADS } from './saved-leads.js';
+import { progressReporter } from './deps.js';
+import { runListTool, runUsageTool } from './list-tools.js';
+import { MAX_SAVED_LEADS, runFindSavedTool } from './saved-leads.js';
 import {
   type FindSavedInput,
   findSavedInput,
@@ -26,8 +26,6 @@ import {
 } from './schemas.js';
 import { runSearchTool } from './search-tool.js';
 import { DATA_BEGIN, errorResult, refusalResult, type ToolResult } from './tool-result.js';
-import type { ToolName } from './tool-selection.js';
-import { runUsageTool } from './usage-tool.js';
 
 export interface ServerSetup {
   tools: ReadonlySet<ToolName>;
@@ -190,4 +188,48 @@ function instructions({ tools, limits }: ServerSetup): string {
     'Errors say what happened and what to do; when one says to tell the user, calling again will not help.',
   ];
   return parts.filter(Boolean).join(' ');
+}
+
+// Which tools the host sees: all of them, or those named by --tools, less search_businesses under
+// --read-only (a session that can spend no live search). Checked before the server starts.
+export const TOOL_NAMES = [
+  'search_businesses',
+  'find_saved_leads',
+  'list_leads',
+  'list_search_history',
+  'usage',
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** The tools that send no request that spends a live search. */
+export const SPENDS_SEARCHES: ReadonlySet<ToolName> = new Set(['search_businesses']);
+
+export function selectTools(options: { readOnly?: boolean; tools?: string }): Set<ToolName> {
+  let selected = new Set<ToolName>(TOOL_NAMES);
+  if (options.tools !== undefined) {
+    const names = options.tools
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (names.length === 0) {
+      throw new UsageError('--tools names no tool', `name some of: ${TOOL_NAMES.join(', ')}`);
+    }
+    for (const name of names) {
+      if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+        throw new UsageError(`unknown tool "${name}" in --tools`, `the tools are: ${TOOL_NAMES.join(', ')}`);
+      }
+    }
+    selected = new Set(names as ToolName[]);
+  }
+  if (options.readOnly) {
+    if (options.tools !== undefined && selected.has('search_businesses')) {
+      throw new UsageError(
+        '--read-only serves no search_businesses, but --tools names it',
+        'leave search_businesses out of --tools, or leave out --read-only',
+      );
+    }
+    selected.delete('search_businesses');
+  }
+  return selected;
 }

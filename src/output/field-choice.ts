@@ -6,7 +6,7 @@
 // output the columns must be fixed before the first row is written.
 import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
-import { closestMatch } from '../config/suggest.js';
+import { closestMatch } from '../config/keys.js';
 
 export const ALL_FIELDS = 'all';
 

@@ -4,8 +4,7 @@
 // run that received no item leaves no file behind.
 import type { ResourceInfo } from '../resources.js';
 import { notePartialFile } from '../ui/error-lines.js';
-import { colorAllowed, colorForced } from '../ui/messages.js';
-import { setPaging } from '../ui/paging.js';
+import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
 import { assertAppendable, headerAlreadyWritten } from './append.js';
 import { checkFieldsFlag, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';

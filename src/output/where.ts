@@ -13,7 +13,7 @@
 // Objects and arrays compare as their compact JSON text; booleans as `true` / `false`.
 import { UsageError } from '../api/errors.js';
 import { asSent, ExactNumber } from '../api/exact-number.js';
-import { closestMatch } from '../config/suggest.js';
+import { closestMatch } from '../config/keys.js';
 import { cellText, fieldValue } from './fields.js';
 
 export type WhereOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '~';

@@ -3,8 +3,8 @@
 // --new-only, the places the database has seen before; stores every result a sent search returned,
 // by place_id, with the query, location and time (one transaction per search).
 import { UsageError } from '../api/errors.js';
+import { parseJsonLossless } from '../api/exact-json-parser.js';
 import { identityText } from '../api/exact-number.js';
-import { parseJsonLossless } from '../api/lossless-json.js';
 import type { MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { type OpenDatabase, openDatabase, sqliteReason } from './database.js';
 import { loadExcludeList } from './exclude-list.js';
@@ -152,7 +152,7 @@ function memoryOver(
   };
 }
 
-/** As the search_results table keys it (columns.ts): the identity as text. */
+/** As the search_results table keys it (schema.ts): the identity as text. */
 const placeKey = (item: Item) => identityText(item.place_id) ?? '';
 
 const radiusValue = (ask: SearchAsk) => (ask.radius === undefined ? null : BigInt(ask.radius));

@@ -2,9 +2,8 @@
 // added; a known one whose item changed is updated; either way last_seen_at moves to this run.
 // "Changed" compares the item as sent (the json column), so a field the columns do not show counts.
 
-import { rowValues } from './columns.js';
 import type { SqlDatabase } from './engine.js';
-import { COLUMNS, type StoredTable } from './schema.js';
+import { COLUMNS, rowValues, type StoredTable } from './schema.js';
 
 type Item = Record<string, unknown>;
 

@@ -2,7 +2,6 @@
 // ("invalid key sk_live_…") must not make leadctl print it. A SecretMask belongs to one session (the
 // MCP server makes its own, so a host with several sessions keeps their keys apart); the CLI's one
 // run per process keeps its mask in `cliRun`, which the settings fill and the ui reads.
-import { maskApiKey } from './mask.js';
 
 /** Shorter values are not masked: replacing every "abc" in a message would garble it, not protect. */
 const SHORTEST_MASKED = 8;
@@ -38,4 +37,13 @@ export function rememberSecret(value: string): void {
 
 export function maskSecrets(text: string): string {
   return cliRun.mask(text);
+}
+
+// How an API key is shown when not revealed: "…" and its last 4 characters.
+/** Keys shorter than this are masked whole: their last 4 characters would give too much away. */
+const SHORTEST_KEY_WITH_VISIBLE_TAIL = 12;
+
+export function maskApiKey(key: string): string {
+  if (key.length < SHORTEST_KEY_WITH_VISIBLE_TAIL) return '…';
+  return `…${key.slice(-4)}`;
 }

@@ -1,10 +1,10 @@
 // Everything a person reads about a run goes through here, to stderr: notices, warnings, the
 // --verbose request log and the progress line. stdout never sees any of it. Every line is masked and
-// sanitized on its way out (safe-text.ts), so server text quoted in any of them is harmless.
+// sanitized on its way out (safeForStderr below), so server text quoted in any of them is harmless.
 import type { Ora } from 'ora';
-import { dimStyle, yellowStyle } from './messages.js';
-import { isPaging } from './paging.js';
-import { safeForStderr } from './safe-text.js';
+import type { DeprecationEvent } from '../api/client.js';
+import { maskSecrets } from '../text/secrets.js';
+import { capLength, sanitizeForTerminal } from '../text/terminal-text.js';
 
 export interface UiOptions {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -135,4 +135,116 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       ticker.unref();
     },
   };
+}
+
+// The small pieces every stderr line is made of: the safety pass each line goes through, counts and
+// waits as a person reads them, whether a pager has the screen, the deprecation warning, and the colour
+// decisions the ui and the output layer share (output/item-sink.ts decides whether stdout gets colour).
+
+/** What the colour decisions read: --no-color and the environment. */
+export interface ColorInputs {
+  globals: { color?: boolean };
+  io: { env: NodeJS.ProcessEnv };
+}
+
+export const dimStyle = (on: boolean) => (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text);
+export const yellowStyle = (on: boolean) => (text: string) => (on ? `\u001b[33m${text}\u001b[39m` : text);
+
+/** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
+export function colorAllowed({ globals, io }: ColorInputs): boolean {
+  return globals.color !== false && !io.env.NO_COLOR;
+}
+
+/**
+ * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
+ * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
+ * Files written with -o never get colour.
+ */
+export function colorForced(inputs: ColorInputs): boolean {
+  const forces = (value: string | undefined) =>
+    value !== undefined && value !== '' && value !== '0' && value !== 'false';
+  return colorAllowed(inputs) && (forces(inputs.io.env.FORCE_COLOR) || forces(inputs.io.env.CLICOLOR_FORCE));
+}
+
+// What every line leadctl writes to stderr goes through: the key in use masked, control, escape and
+// invisible characters made visible (so server text quoted anywhere cannot drive the terminal),
+// and each line capped. Our own words pass unchanged.
+/** Far longer than any message of ours: only quoted server text could reach it. */
+const MAX_LINE_LENGTH = 1000;
+
+export function safeForStderr(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => capLength(sanitizeForTerminal(maskSecrets(line)), MAX_LINE_LENGTH))
+    .join('\n');
+}
+
+/**
+ * 1234567 -> "1,234,567". Written out because the first toLocaleString() call sets up ICU number
+ * formatting, about 15 ms of a one-page run's start-up.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isInteger(n)) return String(n);
+  const digits = String(Math.abs(n));
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 ? `-${grouped}` : grouped;
+}
+
+// A wait as a person reads it: "250 ms", "1.3 s", "12 s", "2 min 5 s"; never "0.0 s" for a short
+// backoff (full jitter often picks a few milliseconds) and never more digits than are meaningful.
+export function formatWait(ms: number): string {
+  if (ms < 1) return 'now';
+  if (ms < 1000) return `in ${Math.round(ms)} ms`;
+  if (ms < 10_000) return `in ${Math.round(ms / 100) / 10} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `in ${seconds} s`;
+  const rest = seconds % 60;
+  return `in ${Math.floor(seconds / 60)} min${rest === 0 ? '' : ` ${rest} s`}`;
+}
+
+// Whether a pager (output/pager.ts) has the screen: the progress line then stays off, or it would
+// draw over the pager's page.
+let paging = false;
+
+export function setPaging(on: boolean): void {
+  paging = on;
+}
+
+export function isPaging(): boolean {
+  return paging;
+}
+
+// The one warning a run gives when the server marks the API deprecated: the server's own notice,
+// quoted, and the sunset date said as past or future, since those tell the user what to do and by when.
+const DAY_MS = 86_400_000;
+
+export function deprecationWarning(event: DeprecationEvent, nowMs: number): string {
+  const parts = ['the server says this API is deprecated'];
+  if (event.notice) parts[0] += `: "${event.notice}"`;
+  const since = event.deprecation ? deprecatedSince(event.deprecation) : undefined;
+  if (since) parts.push(`deprecated since ${since}`);
+  if (event.sunset) parts.push(sunsetText(event.sunset, nowMs));
+  return `${parts.join('; ')}.`;
+}
+
+/** RFC 9745 sends `@<unix seconds>`; older servers an HTTP date; `true` says nothing about when. */
+function deprecatedSince(value: string): string | undefined {
+  const unix = /^@(\d+)$/.exec(value.trim());
+  const at = unix ? Number(unix[1]) * 1000 : Date.parse(value);
+  return Number.isFinite(at) && /\d/.test(value) ? isoDate(at) : undefined;
+}
+
+/** "sunset 2026-08-01, in 12 days"; a past one "sunset 2026-01-01, 30 days ago: it may stop answering at any time". */
+function sunsetText(value: string, nowMs: number): string {
+  const at = Date.parse(value);
+  if (!Number.isFinite(at)) return `Sunset: ${value}`;
+  const days = Math.round(Math.abs(at - nowMs) / DAY_MS);
+  const span = days === 1 ? '1 day' : `${days} days`;
+  if (days === 0) return `sunset ${isoDate(at)}, today`;
+  if (at < nowMs) return `sunset ${isoDate(at)}, ${span} ago: it may stop answering at any time`;
+  return `sunset ${isoDate(at)}, in ${span}`;
+}
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }

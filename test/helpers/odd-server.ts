@@ -5,7 +5,7 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../src/api/clock.js';
+import type { Clock } from '../../src/api/timestamp.js';
 
 export interface RecordedRequest {
   method: string;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { onTestFinished } from 'vitest';
-import { BIN, cleanEnv } from './cli.js';
+import { BIN, cleanEnv, NODE_FLAGS } from './cli.js';
 
 export interface PtyOptions {
   /** Terminal size; 80x24 unless told. */
@@ -81,8 +81,8 @@ function parseModes(text: string): TerminalModes {
 const WRAPPER = `
 const { spawn, execFileSync } = require('node:child_process');
 process.on('SIGINT', () => {});
-const [bin, ...args] = JSON.parse(process.argv[1]);
-const child = spawn(process.execPath, [bin, ...args], { stdio: 'inherit' });
+const args = JSON.parse(process.argv[1]);
+const child = spawn(process.execPath, args, { stdio: 'inherit' });
 child.on('exit', (code, signal) => {
   let modes = '';
   try { modes = execFileSync('stty', ['-a'], { stdio: ['inherit', 'pipe', 'pipe'] }).toString(); } catch {}
@@ -103,13 +103,17 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
   const definedEnv = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const pty: IPty = spawnPty(process.execPath, ['-e', WRAPPER, JSON.stringify([BIN, ...args])], {
-    name: definedEnv.TERM ?? 'xterm-256color',
-    cols,
-    rows,
-    cwd: options.cwd ?? process.cwd(),
-    env: definedEnv,
-  });
+  const pty: IPty = spawnPty(
+    process.execPath,
+    ['-e', WRAPPER, JSON.stringify([...NODE_FLAGS, BIN, ...args])],
+    {
+      name: definedEnv.TERM ?? 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.cwd ?? process.cwd(),
+      env: definedEnv,
+    },
+  );
 
   // A test that fails half-way leaves no leadctl behind.
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayItemTexts } from '../../src/api/json-spans.js';
+import { arrayItemTexts } from '../../src/api/exact-json-parser.js';
 
 describe('arrayItemTexts', () => {
   it('finds the list after other keys, whatever they hold, and keeps each item as written', () => {

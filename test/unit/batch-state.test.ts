@@ -10,7 +10,7 @@ import {
   shapeDifferences,
 } from '../../src/batch/state.js';
 import { checkStateAgreement } from '../../src/batch/state-check.js';
-import { holdStateFile } from '../../src/checkpoint/held-file.js';
+import { holdStateFile } from '../../src/checkpoint/checkpoint-file.js';
 import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
 

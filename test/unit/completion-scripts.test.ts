@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { registerCompletion } from '../../src/commands/completion/command.js';
 import type { ContextFor, Io } from '../../src/commands/context.js';
 import { bashScript } from '../../src/completion/bash.js';
-import { commandTree } from '../../src/completion/command-tree.js';
+import { commandTree, plainWord } from '../../src/completion/command-tree.js';
 import { fishScript } from '../../src/completion/fish.js';
 import { completionScript } from '../../src/completion/index.js';
-import { plainWord } from '../../src/completion/shell-words.js';
 import { zshScript } from '../../src/completion/zsh.js';
 import { buildProgram } from '../../src/program.js';
 

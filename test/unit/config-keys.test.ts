@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigValue } from '../../src/config/keys.js';
-import { closestMatch } from '../../src/config/suggest.js';
-import { maskApiKey } from '../../src/text/mask.js';
+import { closestMatch, parseConfigValue } from '../../src/config/keys.js';
+import { maskApiKey } from '../../src/text/secrets.js';
 
 const argument = { kind: 'argument' } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../src/ui/count.js';
+import { formatCount } from '../../src/ui/ui.js';
 
 describe('formatCount', () => {
   it.each([0, 7, 999, 1000, 12_345, 1_234_567, -4_000, 1e15, 2.5])('writes %d as en-US does', (n) => {

@@ -5,7 +5,7 @@ import { type LeadError, RateLimitedError } from '../../src/api/errors.js';
 import { clientErrorFor, networkErrorFor, redirectError, serverErrorFor } from '../../src/api/http-errors.js';
 import { decodeJsonObject } from '../../src/api/parse-response.js';
 import { decideRetry, type RetryPolicy } from '../../src/api/retry.js';
-import { parseSince } from '../../src/api/since.js';
+import { parseSince } from '../../src/api/timestamp.js';
 import { errorLines } from '../../src/ui/error-lines.js';
 
 const url = new URL('http://127.0.0.1:1234/api/v1/leads');

@@ -4,8 +4,8 @@ import { AuthError, RateLimitedError, ServerError, ValidationError } from '../..
 import { Continuations, projectFields } from '../../src/mcp/continuations.js';
 import { describeFailure } from '../../src/mcp/failure-text.js';
 import { RateLimitPause } from '../../src/mcp/rate-limit-pause.js';
+import { selectTools, TOOL_NAMES } from '../../src/mcp/server.js';
 import { DATA_BEGIN, DATA_END, dataBlock, keyMasker } from '../../src/mcp/tool-result.js';
-import { selectTools, TOOL_NAMES } from '../../src/mcp/tool-selection.js';
 import { tempDir } from '../helpers/temp.js';
 
 const noMask = (text: string) => text;

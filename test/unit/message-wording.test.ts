@@ -1,8 +1,7 @@
 // The words of notices whose inputs a test server cannot pin down: waits chosen by jitter, and a
 // sunset measured from now.
 import { describe, expect, it } from 'vitest';
-import { deprecationWarning } from '../../src/ui/deprecation-warning.js';
-import { formatWait } from '../../src/ui/wait-time.js';
+import { deprecationWarning, formatWait } from '../../src/ui/ui.js';
 
 describe('formatWait', () => {
   it.each([

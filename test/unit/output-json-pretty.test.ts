@@ -1,7 +1,7 @@
 // prettyJson: json for a person, with the same values, digits and key order as the piped json.
 import { describe, expect, it } from 'vitest';
+import { parseJsonLossless } from '../../src/api/exact-json-parser.js';
 import { ExactNumber } from '../../src/api/exact-number.js';
-import { parseJsonLossless } from '../../src/api/lossless-json.js';
 import { prettyJson } from '../../src/output/json-pretty.js';
 import { jsonText } from '../../src/output/json-text.js';
 

@@ -1,7 +1,7 @@
 // jsonText: items written as the server sent them, exact numbers and recorded key order included.
 import { describe, expect, it } from 'vitest';
+import { parseJsonLossless } from '../../src/api/exact-json-parser.js';
 import { ExactNumber, KEY_ORDER } from '../../src/api/exact-number.js';
-import { parseJsonLossless } from '../../src/api/lossless-json.js';
 import { itemJson } from '../../src/output/json.js';
 import { escapeForTerminalJson, jsonText } from '../../src/output/json-text.js';
 

@@ -1,8 +1,7 @@
 // parseJsonLossless: what JSON.parse gives, except that no number loses a digit and no key its place.
 import { describe, expect, it } from 'vitest';
-import { parseExactJson } from '../../src/api/exact-json-parser.js';
+import { JsonTooDeepError, parseExactJson, parseJsonLossless } from '../../src/api/exact-json-parser.js';
 import { ExactNumber, KEY_ORDER } from '../../src/api/exact-number.js';
-import { JsonTooDeepError, parseJsonLossless } from '../../src/api/lossless-json.js';
 
 /** Deterministic pseudo-random numbers, so a failure names a token that can be replayed. */
 function* randomTokens(count: number): Generator<string> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { parseSince } from '../../src/api/since.js';
+import { parseSince } from '../../src/api/timestamp.js';
 
 const NOW = Date.UTC(2026, 10, 15, 12, 0, 0);
 const iso = (text: string) => parseSince(text, NOW).toISOString();

@@ -3,7 +3,7 @@
 // and the --all path both fetch a page through fetchListPage().
 import { UsageError } from '../errors.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage } from '../schemas.js';
-import { parseSince } from '../since.js';
+import { parseSince } from '../timestamp.js';
 import type { FetchPage, PageResult, PaginateOptions } from './types.js';
 import { walkPages } from './walk.js';
 

@@ -4,14 +4,14 @@
 // shown as escapes and the key is masked.
 
 import { UsageError } from '../../api/errors.js';
-import { parseJsonLossless } from '../../api/lossless-json.js';
+import { parseJsonLossless } from '../../api/exact-json-parser.js';
 import { rawApiUrl, rawPages } from '../../api/raw-request.js';
 import { prettyJson } from '../../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
 import { openOutput } from '../../output/target.js';
 import { openSession } from '../../session.js';
-import { maskApiKey } from '../../text/mask.js';
-import { colorAllowed } from '../../ui/messages.js';
+import { maskApiKey } from '../../text/secrets.js';
+import { colorAllowed } from '../../ui/ui.js';
 import type { CommandContext } from '../context.js';
 import type { ApiFlags, Field } from './command.js';
 

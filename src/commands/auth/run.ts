@@ -17,8 +17,13 @@ import {
 } from '../../api/errors.js';
 import { parseConfigValue } from '../../config/keys.js';
 import { configFile } from '../../config/paths.js';
-import { updateProfile } from '../../config/profile-writer.js';
-import { DEFAULT_PROFILE, requireProfile, selectedProfileName, storedValue } from '../../config/profiles.js';
+import {
+  DEFAULT_PROFILE,
+  requireProfile,
+  selectedProfileName,
+  storedValue,
+  updateProfile,
+} from '../../config/profiles.js';
 import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
@@ -31,7 +36,7 @@ import {
   sourceText,
   type Target,
 } from '../../session.js';
-import { maskApiKey } from '../../text/mask.js';
+import { maskApiKey } from '../../text/secrets.js';
 import { explainRejectedKey } from '../../ui/error-lines.js';
 import type { CommandContext } from '../context.js';
 import type { LoginFlags } from './command.js';

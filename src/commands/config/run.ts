@@ -12,20 +12,22 @@ import {
   unknownKeyError,
 } from '../../config/keys.js';
 import { configFile } from '../../config/paths.js';
-import { noSuchProfile, removeProfile, updateProfile } from '../../config/profile-writer.js';
 import {
   checkProfileName,
   DEFAULT_PROFILE,
+  noSuchProfile,
   profileNames,
+  removeProfile,
   requireProfile,
   storedValue,
   storedValues,
   unknownKeyWarnings,
+  updateProfile,
 } from '../../config/profiles.js';
 import { readSecret } from '../../config/read-secret.js';
 import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
-import { maskApiKey } from '../../text/mask.js';
+import { maskApiKey } from '../../text/secrets.js';
 
 export { CONFIG_KEYS } from '../../config/keys.js';
 

@@ -5,15 +5,15 @@
 import { ExitCode, LeadError, UsageError } from '../../api/errors.js';
 import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
 import { RequestBudget } from '../../api/request-budget.js';
-import { parseSince } from '../../api/since.js';
+import { parseSince } from '../../api/timestamp.js';
 import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
 import { appendUndoPoint } from '../../output/append.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import { openSession } from '../../session.js';
-import { formatCount } from '../../ui/count.js';
-import { quotaCheckForPages } from '../../usage/spend-warning.js';
+import { formatCount } from '../../ui/ui.js';
+import { quotaCheckForPages } from '../../usage/recorder.js';
 import type { CommandContext } from '../context.js';
 import type { ListFlags } from './command.js';
 

@@ -5,7 +5,7 @@ import { UsageError } from '../../api/errors.js';
 import { errorCode } from '../../config/store.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { PLAN_ALLOWANCES } from '../../sandbox/keys.js';
-import { formatCount } from '../../ui/count.js';
+import { formatCount } from '../../ui/ui.js';
 
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;

@@ -5,7 +5,7 @@ import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import { openSession, type Session } from '../../session.js';
-import { formatCount } from '../../ui/count.js';
+import { formatCount } from '../../ui/ui.js';
 import type { CommandContext } from '../context.js';
 import type { SearchFlags } from './command.js';
 

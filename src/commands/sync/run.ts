@@ -10,7 +10,7 @@ import { walkList } from '../../sync/list-walk.js';
 import { defaultDatabase } from '../../sync/paths.js';
 import { readListState, writeListState } from '../../sync/sync-state.js';
 import { rowUpserter, type UpsertCounts } from '../../sync/upsert.js';
-import { formatCount } from '../../ui/count.js';
+import { formatCount } from '../../ui/ui.js';
 import { VERSION } from '../../version.js';
 import type { CommandContext } from '../context.js';
 import { progressLine } from '../list/run.js';

@@ -3,7 +3,7 @@
 // spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../../config/settings.js';
 import { openUi } from '../../session.js';
-import { formatCount } from '../../ui/count.js';
+import { formatCount } from '../../ui/ui.js';
 import {
   addCounts,
   type Counts,
