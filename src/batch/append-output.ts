@@ -6,6 +6,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import type { Chunk } from '../output/formats.js';
 import { createPartialFile } from '../output/partial-file.js';
 import { FileSink, type Sink } from '../output/sinks.js';
 import { reasonOf, writeFailure } from '../output/write-errors.js';
@@ -18,7 +19,7 @@ export interface BatchOutput {
   readonly partialPath: string | undefined;
   /** SHA-256 of every byte in the file so far, hex. */
   digest(): string;
-  write(chunk: string): Promise<void>;
+  write(chunk: Chunk): Promise<void>;
   /** Success: close and rename the partial file over FILE. */
   commit(): Promise<void>;
   /** Stop: close and keep the partial file for --resume. Never throws. */
@@ -131,8 +132,8 @@ function countingOutput(
     partialPath: partial?.path,
     digest: () => hash.copy().digest('hex'),
     write: async (chunk) => {
-      if (chunk === '') return;
-      const data = Buffer.from(chunk, 'utf8');
+      if (chunk.length === 0) return;
+      const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       await sink.write(chunk);
       hash.update(data);
       bytes += data.length;

@@ -28,6 +28,9 @@ export interface RenderOptions {
   bom?: boolean;
 }
 
+/** What a renderer hands the writer: text (written as UTF-8), or bytes for a binary format (xlsx). */
+export type Chunk = string | Uint8Array;
+
 export interface Renderer {
   /** Chunk to write first (json: "[", csv/tsv: the header line, others: ""). */
   start(): string;

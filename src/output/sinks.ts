@@ -1,10 +1,11 @@
 // Where buffered output finally goes: a stream (stdout) or a file handle. Each write resolves only
 // when the data has been handed over, so awaiting it is the backpressure.
 import type { FileHandle } from 'node:fs/promises';
+import type { Chunk } from './formats.js';
 import { BrokenPipeError, errorCode, writeFailure } from './write-errors.js';
 
 export interface Sink {
-  write(data: string): Promise<void>;
+  write(data: Chunk): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,7 +22,7 @@ export class StreamSink implements Sink {
     stream.on('error', (error: unknown) => this.fail(error));
   }
 
-  write(data: string): Promise<void> {
+  write(data: Chunk): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.add(reject);
@@ -54,8 +55,8 @@ export class FileSink implements Sink {
     private readonly name: string,
   ) {}
 
-  async write(data: string): Promise<void> {
-    const bytes = Buffer.from(data, 'utf8');
+  async write(data: Chunk): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     try {
       let offset = 0;
       while (offset < bytes.length) {

@@ -8,6 +8,7 @@
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { openAppendFile } from './append-file.js';
+import type { Chunk } from './formats.js';
 import { resolveOutputPath } from './output-path.js';
 import { createPartialFile } from './partial-file.js';
 import { FileSink, type Sink, StreamSink } from './sinks.js';
@@ -18,8 +19,8 @@ export { BrokenPipeError } from './write-errors.js';
 export interface OutputTarget {
   /** The partial file of an -o FILE while it is written; undefined for stdout and direct targets. */
   readonly partialPath: string | undefined;
-  /** Queue a chunk; resolves once it may be followed (backpressure). '' is a no-op. */
-  write(chunk: string): Promise<void>;
+  /** Queue a chunk (text or bytes); resolves once it may be followed (backpressure). '' is a no-op. */
+  write(chunk: Chunk): Promise<void>;
   /** Success: write what is left, close, rename the partial file over FILE. */
   commit(): Promise<void>;
   /** Failure or interrupt: write what is left, close, keep the partial file. Never throws. */
@@ -115,7 +116,7 @@ interface PartialHandling {
 }
 
 class BufferedOutput implements OutputTarget {
-  private chunks: string[] = [];
+  private chunks: Chunk[] = [];
   private bufferedLength = 0;
   private flushScheduled = false;
   private closed = false;
@@ -133,10 +134,10 @@ class BufferedOutput implements OutputTarget {
     return this.partial?.path;
   }
 
-  write(chunk: string): Promise<void> {
+  write(chunk: Chunk): Promise<void> {
     if (this.closed) return Promise.reject(new Error('output is already closed'));
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (chunk === '') return QUEUED;
+    if (chunk.length === 0) return QUEUED;
     this.chunks.push(chunk);
     this.bufferedLength += chunk.length;
     if (this.bufferedLength >= this.bufferBytes) return this.flush();
@@ -188,7 +189,10 @@ class BufferedOutput implements OutputTarget {
   /** Write the gathered chunks after the batch in flight; resolves when both are handed over. */
   private flush(): Promise<void> {
     if (this.chunks.length > 0) {
-      const batch = this.chunks.join('');
+      // Text stays one string (the common case); a batch holding bytes (xlsx) is joined as bytes.
+      const batch = this.chunks.every((chunk) => typeof chunk === 'string')
+        ? this.chunks.join('')
+        : Buffer.concat(this.chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
       this.chunks = [];
       this.bufferedLength = 0;
       this.inFlight = this.inFlight.then(() => this.sink.write(batch));
