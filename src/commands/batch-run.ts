@@ -184,7 +184,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     if (result.stop) await sends.persist().catch(() => {});
     else await sends.saved();
 
-    const closing = renderer.finish();
+    const closing = await renderer.finish();
     const inFlight = state.unknown.filter((search) => search.index >= result.finished);
     const totals = {
       sent: state.sent,

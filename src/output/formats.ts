@@ -37,9 +37,9 @@ export interface Renderer {
   /** Chunk for one item ("" for a table's first rows, held back until its columns are laid out). */
   row(item: Record<string, unknown>): string;
   /** The end of a batch of rows (a page): a table lays out its columns from them and writes them. */
-  flush?(): string;
+  flush?(): Chunk | Promise<Chunk>;
   /** Closing chunk (json: "]\n", table: rows still held back, "" when it has no rows). */
-  finish(): string;
+  finish(): Chunk | Promise<Chunk>;
   /** After finish(): what a person should know about the output (table: columns hidden to fit). */
   notes?(): string[];
 }

@@ -167,9 +167,11 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
       const rendering = await rendererFor(items);
       let chunk = start(rendering);
       for (const item of items) chunk += rendering.row(item);
-      // A table lays its columns out from the first page and shows it at once.
-      chunk += rendering.flush?.() ?? '';
-      await (await targetNow()).write(chunk);
+      const target = await targetNow();
+      await target.write(chunk);
+      // A table lays its columns out from the first page and shows it at once; xlsx hands over the
+      // bytes its zip has made of the page so far.
+      await target.write((await rendering.flush?.()) ?? '');
     },
     close: async (ok) => {
       if (closed) return undefined;
@@ -197,7 +199,8 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     try {
       // After a failure or Ctrl-C too, the rows received are complete and stay usable (valid json,
       // a table a person can read); the exit code and the partial file's name say the set is not.
-      await target.write(start(rendering) + rendering.finish());
+      await target.write(start(rendering));
+      await target.write(await rendering.finish());
       if (ok) await target.commit();
     } catch (error) {
       await target.abandon();
