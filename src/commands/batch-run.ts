@@ -135,6 +135,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         const items = results.map((result) => labelResult(row, result));
         const kept = flags.unique ? keepFirstPerPlace(items, seen) : items;
         await output.write(kept.map((item) => renderer.row(item)).join(''));
+        // xlsx hands over its zip's bytes at a flush (a table waits for every row: no flush here).
+        if (format === 'xlsx') await output.write((await renderer.flush?.()) ?? '');
         state.results += kept.length;
         state.searched += 1;
         if (!fromCache.has(row)) memory?.record(row, outcome.results);

@@ -47,7 +47,7 @@ export function addOutputOptions(command: Command): Command {
     .option('--no-sanitize', "csv, tsv: don't neutralize cells a spreadsheet would run as formulas")
     .option(
       '-o, --output <file>',
-      'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)',
+      'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl .xlsx .geojson)',
     );
 }
 

@@ -1,7 +1,7 @@
 // The renderer contract shared by every output format. A renderer turns items into text chunks and
 // never writes anything itself: the command streams its chunks into an OutputTarget (writer.ts).
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx', 'geojson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface RenderOptions {
@@ -26,6 +26,8 @@ export interface RenderOptions {
   terminal?: boolean;
   /** csv, tsv: a UTF-8 byte-order mark before the header, for Excel (--bom). */
   bom?: boolean;
+  /** `--fields name:Company` renames: field -> column name (header cells, json keys, geojson properties). */
+  labels?: Record<string, string>;
 }
 
 /** What a renderer hands the writer: text (written as UTF-8), or bytes for a binary format (xlsx). */

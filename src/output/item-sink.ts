@@ -2,6 +2,8 @@
 // streams rows through the renderer. On a failure or interrupt the rows already received are still
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
+
+import { UsageError } from '../api/errors.js';
 import type { CommandContext } from '../commands/context.js';
 import { colorAllowed, colorForced } from '../commands/context.js';
 import type { FormatName, OutputFlags } from '../commands/shared-options.js';
@@ -45,7 +47,8 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
   return flags.output === undefined || flags.output === '-';
 }
 
-const keepsWholeItems = (format: FormatName) => format === 'json' || format === 'ndjson';
+const keepsWholeItems = (format: FormatName) =>
+  format === 'json' || format === 'ndjson' || format === 'geojson';
 
 /**
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
@@ -56,6 +59,12 @@ function planOutput({ ctx, flags, resource, storedFormat }: ItemSinkOptions) {
   checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
   const { format, warnings, notes } = chooseOutputFormat(flags, storedFormat, toTerminal);
+  if (format === 'xlsx' && toTerminal) {
+    throw new UsageError(
+      'xlsx is a binary file and is not written to a terminal',
+      'write it to a file with -o leads.xlsx (or pipe stdout: ... > leads.xlsx)',
+    );
+  }
   const messages = createMessages({
     stderr: io.stderr,
     quiet: Boolean(ctx.globals.quiet),
