@@ -68,7 +68,7 @@ export function createGeojsonRenderer(options: RenderOptions): Renderer {
       if (skipped === 0) return [];
       if (written === 0) {
         return [
-          `None of the ${skipped} ${skipped === 1 ? 'item' : 'items'} had usable coordinates (lat, lng): the FeatureCollection is empty. Search results carry lat/lng; leads and history entries do not.`,
+          `${skipped} ${skipped === 1 ? 'item' : 'items'} received, none with usable coordinates (lat, lng): the FeatureCollection is empty. Search results carry lat/lng; leads and history entries do not.`,
         ];
       }
       return [

@@ -11,6 +11,7 @@
 // - `website` http(s) URLs are hyperlinks; booleans are booleans; objects and arrays are JSON text.
 // The header row is bold, frozen, and has an autofilter; column widths are estimated from the header
 // and the first page (the columns are written before the first row, so the rest cannot count).
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this one module is the
 // streaming writer alone (1.0 MB bundled, against 2.5 MB for the entry with the reader and csv).
@@ -28,6 +29,8 @@ interface SheetRow {
   commit(): void;
 }
 interface StreamingSheet {
+  /** The sheet's XML as it is made, piped into the zip's compressor (pipes[0]) once that starts it. */
+  stream?: { pipes?: NodeJS.WritableStream[] };
   columns: { width: number }[];
   autoFilter?: { from: { row: number; column: number }; to: { row: number; column: number } };
   addRow(values: unknown[]): SheetRow;
@@ -47,6 +50,11 @@ const MAX_URL_CHARS = 2_079;
 /** Column widths in characters: wide enough for a short header, never wider than a screen's half. */
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 60;
+/**
+ * Websites that become links: exceljs keeps every link in memory until the sheet ends (they come
+ * after the rows in the XML), and Excel itself holds about this many in a sheet; later ones are text.
+ */
+const MAX_HYPERLINKS = 65_530;
 const HYPERLINK_FONT = { color: { argb: 'FF0563C1' }, underline: true };
 
 // XML 1.0 cannot carry these (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates): exceljs
@@ -80,19 +88,37 @@ function numberCell(digits: string): unknown {
 }
 
 /** What one value becomes in a cell. */
-export function cellValue(field: string, value: unknown): unknown {
+export function cellValue(field: string, value: unknown, linkAllowed = true): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return numberCell(JSON.stringify(value));
   if (value instanceof ExactNumber) return numberCell(value.digits);
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') {
-    if (field === 'website' && /^https?:\/\/\S+$/i.test(value) && value.length <= MAX_URL_CHARS) {
+    if (
+      linkAllowed &&
+      field === 'website' &&
+      /^https?:\/\/\S+$/i.test(value) &&
+      value.length <= MAX_URL_CHARS
+    ) {
       return { text: xmlSafe(value), hyperlink: value };
     }
     return textCell(value);
   }
   return textCell(cellText(value));
 }
+
+/**
+ * Whether the stream into the zip holds a full buffer, so that it will say 'drain' once emptied. exceljs
+ * writes the sheet into it without looking at write()'s answer, and archiver wraps it in a
+ * readable-stream 2 PassThrough, which predates `writableNeedDrain`: its state is read instead.
+ */
+function isBackedUp(stream: NodeJS.WritableStream): boolean {
+  const state = (stream as { _writableState?: { length: number; highWaterMark: number } })._writableState;
+  return state !== undefined && state.length >= state.highWaterMark;
+}
+
+const isLink = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && 'hyperlink' in value;
 
 /** The width of a column: its widest text among the header and the rows at hand, within bounds. */
 function columnWidth(header: string, values: readonly unknown[]): number {
@@ -131,15 +157,21 @@ export function createXlsxRenderer(options: RenderOptions): Renderer {
   });
   const frozenHeader = options.header ? [{ state: 'frozen', xSplit: 0, ySplit: 1 }] : [];
   const sheet = workbook.addWorksheet('leadctl', { views: frozenHeader });
+  let links = 0;
+  let linksLeftAsText = 0;
   /** Rows of the first page, held until the column widths are known. */
   let waiting: Record<string, unknown>[] | undefined = [];
 
   const writeRow = (item: Record<string, unknown>) => {
-    const values = fields.map((field) => cellValue(field, fieldValue(item, field)));
+    const values = fields.map((field) => {
+      const value = cellValue(field, fieldValue(item, field), links < MAX_HYPERLINKS);
+      if (isLink(value)) links += 1;
+      else if (field === 'website' && isLink(cellValue(field, fieldValue(item, field)))) linksLeftAsText += 1;
+      return value;
+    });
     const row = sheet.addRow(values);
     values.forEach((value, index) => {
-      if (typeof value === 'object' && value !== null && 'hyperlink' in value)
-        row.getCell(index + 1).font = HYPERLINK_FONT;
+      if (isLink(value)) row.getCell(index + 1).font = HYPERLINK_FONT;
     });
     row.commit();
   };
@@ -174,8 +206,13 @@ export function createXlsxRenderer(options: RenderOptions): Renderer {
       else writeRow(item);
       return '';
     },
-    flush() {
+    async flush() {
       layOut();
+      // The zip's compressor is slower than the rows come: wait for it, or they would pile up in memory.
+      // One turn of the event loop first: the compressor (zlib) only runs between turns.
+      await new Promise((resolve) => setImmediate(resolve));
+      const compressor = sheet.stream?.pipes?.[0];
+      while (compressor && isBackedUp(compressor)) await once(compressor, 'drain');
       return output.take();
     },
     async finish() {
@@ -184,5 +221,11 @@ export function createXlsxRenderer(options: RenderOptions): Renderer {
       await workbook.commit();
       return output.take();
     },
+    notes: () =>
+      linksLeftAsText === 0
+        ? []
+        : [
+            `${linksLeftAsText.toLocaleString('en-US')} websites after the first ${MAX_HYPERLINKS.toLocaleString('en-US')} are text, not links: a sheet holds at most that many.`,
+          ],
   };
 }
