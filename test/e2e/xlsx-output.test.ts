@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { runInPty, stripAnsi } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 import { readWorkbook } from '../helpers/xlsx-read.js';
 
@@ -58,7 +59,8 @@ describe('xlsx output', () => {
   it('leads --all -o leads.xlsx: typed cells, hyperlinks, a frozen bold header with a filter, every row', async () => {
     const file = join(tempDir('xlsx'), 'leads.xlsx');
     const { exitCode, stderr } = await run(['leads', '--all', '-o', file]);
-    expect(stderr).toContain(`Wrote ${TOTAL} leads to ${file}`);
+    // Nothing else: no deprecation warning from the bundled zip library (scripts/build-plugins.mjs).
+    expect(stderr).toBe(`Wrote ${TOTAL} leads to ${file} (${server.requests.length} requests).\n`);
     expect(exitCode).toBe(0);
     const sheet = readWorkbook(readFileSync(file));
     expect(sheet.rows).toHaveLength(1 + TOTAL);
@@ -136,6 +138,19 @@ describe('xlsx output', () => {
     expect(appended.exitCode).toBe(2);
     expect(appended.stderr).toMatch(/^leadctl: --append works with csv, tsv and ndjson, not xlsx\n/);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('a terminal gets no binary: a usage error with the way to a file, before any request', async () => {
+    const terminal = runInPty(['leads', '-f', 'xlsx', '--base-url', server.baseUrl, '--api-key', 'k'], {
+      env: { XDG_CONFIG_HOME: tempDir('config') },
+    });
+    const { exitCode, output } = await terminal.exited;
+    expect(exitCode).toBe(2);
+    expect(stripAnsi(output).replaceAll('\r\n', '\n')).toBe(
+      'leadctl: xlsx is a binary file and is not written to a terminal\n' +
+        'write it to a file with -o leads.xlsx (or pipe stdout: ... > leads.xlsx)\n',
+    );
+    expect(server.requests).toHaveLength(0);
   });
 
   it('a batch writes one workbook of every search result', async () => {
