@@ -14,6 +14,7 @@ import {
   memoryBySize,
   startupAndOnePage,
   tableAgainstCsv,
+  xlsxAgainstCsv,
 } from './scenarios.mjs';
 
 const { values: opts } = parseArgs({
@@ -26,11 +27,12 @@ const { values: opts } = parseArgs({
     leads: { type: 'string', default: '20000' },
     'big-leads': { type: 'string', default: '200000' },
     'huge-leads': { type: 'string', default: '1000000' },
+    'xlsx-leads': { type: 'string', default: '1000000' },
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
     record: { type: 'boolean', default: false },
-    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table).
-    only: { type: 'string', default: 'startup,export,checkpoint,memory,table' },
+    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table, xlsx).
+    only: { type: 'string', default: 'startup,export,checkpoint,memory,table,xlsx' },
   },
 });
 const only = new Set(opts.only.split(','));
@@ -82,6 +84,11 @@ try {
   if (only.has('table'))
     rows.push(
       ...(await tableAgainstCsv(sandbox.file, { leads: int('table-leads'), runs: int('export-runs') })),
+    );
+  if (only.has('xlsx')) log(`xlsx against csv, ${int('xlsx-leads')} leads…`);
+  if (only.has('xlsx'))
+    rows.push(
+      ...(await xlsxAgainstCsv(sandbox.file, { leads: int('xlsx-leads'), runs: int('memory-runs') })),
     );
 } finally {
   sandbox.remove();

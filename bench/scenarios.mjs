@@ -39,7 +39,7 @@ function cliEnv(server) {
 }
 
 async function runChecked(label, command, args, options) {
-  const result = await measure(command, args, { ...options, timeoutMs: RUN_TIMEOUT_MS });
+  const result = await measure(command, args, { timeoutMs: RUN_TIMEOUT_MS, ...options });
   if (result.exitCode !== 0) throw new Error(`${label} exited ${result.exitCode}:\n${result.stderr}`);
   return result;
 }
@@ -54,7 +54,11 @@ async function rounds(cases, { count, warmup = 0, server }) {
     for (const c of cases) {
       if (round >= (c.rounds ?? count)) continue;
       await server?.takeRequests();
-      const result = await runChecked(c.name, c.command, c.args, { env: c.env, countOutput: c.countOutput });
+      const result = await runChecked(c.name, c.command, c.args, {
+        env: c.env,
+        countOutput: c.countOutput,
+        ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+      });
       if (server) Object.assign(result, await server.takeRequests());
       if (round >= 0) runs.get(c.name).push(result);
     }
@@ -265,6 +269,42 @@ export async function tableAgainstCsv(bundle, { leads, runs }) {
         },
       ],
       { count: runs, warmup: 1, server },
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * xlsx against csv, paired (interleaved rounds on one server without latency), each written with -o:
+ * the xlsx writer's peak memory must stay flat however many rows stream through its zip.
+ */
+export async function xlsxAgainstCsv(bundle, { leads, runs }) {
+  const server = await startServer(bundle, { leads, latencyMs: 0 });
+  const dir = mkdtempSync(join(SCRATCH, 'xlsx-'));
+  try {
+    const env = cliEnv(server);
+    const count = leads.toLocaleString('en-US');
+    return await rounds(
+      [
+        {
+          name: `leadctl leads --all -o leads.csv, ${count} leads, no latency`,
+          command: node,
+          args: [BIN, 'leads', '--all', '-q', '-o', join(dir, 'leads.csv')],
+          env,
+          timeoutMs: 900_000,
+          meta: { kind: 'xlsx-csv', leads, latencyMs: 0 },
+        },
+        {
+          name: `leadctl leads --all -o leads.xlsx, ${count} leads, no latency`,
+          command: node,
+          args: [BIN, 'leads', '--all', '-q', '-o', join(dir, 'leads.xlsx')],
+          env,
+          timeoutMs: 900_000,
+          meta: { kind: 'xlsx', leads, latencyMs: 0 },
+        },
+      ],
+      { count: runs, server },
     );
   } finally {
     await server.close();

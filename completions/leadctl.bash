@@ -118,7 +118,7 @@ _leadctl_own_option_value() {
     'leadctl leads:--concurrency') echo any ;;
     'leadctl leads:--checkpoint') echo files ;;
     'leadctl leads:--max-requests') echo any ;;
-    'leadctl leads:-f'|'leadctl leads:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl leads:-f'|'leadctl leads:--format') printf '%s\n' choices table json ndjson csv tsv xlsx geojson ;;
     'leadctl leads:--fields') echo any ;;
     'leadctl leads:--where') echo any ;;
     'leadctl leads:-o'|'leadctl leads:--output') echo files ;;
@@ -129,7 +129,7 @@ _leadctl_own_option_value() {
     'leadctl history:--concurrency') echo any ;;
     'leadctl history:--checkpoint') echo files ;;
     'leadctl history:--max-requests') echo any ;;
-    'leadctl history:-f'|'leadctl history:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl history:-f'|'leadctl history:--format') printf '%s\n' choices table json ndjson csv tsv xlsx geojson ;;
     'leadctl history:--fields') echo any ;;
     'leadctl history:--where') echo any ;;
     'leadctl history:-o'|'leadctl history:--output') echo files ;;
@@ -142,7 +142,7 @@ _leadctl_own_option_value() {
     'leadctl search:--db') echo files ;;
     'leadctl search:--cache') echo any ;;
     'leadctl search:--exclude') echo files ;;
-    'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv ;;
+    'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv xlsx geojson ;;
     'leadctl search:--fields') echo any ;;
     'leadctl search:--where') echo any ;;
     'leadctl search:-o'|'leadctl search:--output') echo files ;;

@@ -154,3 +154,28 @@ export function standInsPlugin(dependencies) {
     },
   };
 }
+
+// archiver-utils 2 (under exceljs's streaming writer, for --format xlsx) still calls `new Buffer()`,
+// which Node deprecates with a DEP0005 warning on stderr the first time code outside node_modules
+// calls it: bundled, archiver's code is outside. The same calls written as Buffer.alloc/Buffer.from.
+// (archiver-utils 3 fixed them, but pipes exceljs's own stream type, which breaks the writer.)
+const LEGACY_BUFFER_CALLS = [
+  ['new Buffer(size)', 'Buffer.alloc(size)'],
+  ['new Buffer(0)', 'Buffer.alloc(0)'],
+  ['new Buffer(source)', 'Buffer.from(source)'],
+];
+
+export const legacyBufferPlugin = {
+  name: 'legacy-buffer',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]archiver-utils[\\/]index\.js$/ }, (args) => {
+      let contents = readFileSync(args.path, 'utf8');
+      // archiver-utils 3 (under zip-stream) has none of them: loaded as it is.
+      if (!contents.includes('new Buffer(')) return undefined;
+      for (const [call, replacement] of LEGACY_BUFFER_CALLS)
+        contents = contents.replaceAll(call, replacement);
+      if (contents.includes('new Buffer(')) throw new Error(`build: ${args.path} has another new Buffer()`);
+      return { contents, loader: 'js' };
+    });
+  },
+};

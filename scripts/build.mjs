@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'esbuild';
-import { standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
+import { legacyBufferPlugin, standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -46,7 +46,7 @@ builds.push(
   await build({
     ...common,
     entryPoints: { cli: 'src/cli.ts' },
-    plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici'])],
+    plugins: [undiciCorePlugin, standInsPlugin(['commander', 'undici']), legacyBufferPlugin],
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
   }),

@@ -86,8 +86,9 @@ async function openFileTarget(
   const output = await openOutput({ file: name, stdout: options.stdout, hash: true });
   try {
     await output.write(renderer.start());
-    // A table is laid out only once every row is known: there is nothing to resume from.
-    if (shape.format === 'table') return { output, stateFile: undefined, state: fresh, release };
+    // A table is laid out only once every row is known, an xlsx is a zip and geojson counts the items it
+    // leaves out: there is nothing to resume from.
+    if (!resumable(shape.format)) return { output, stateFile: undefined, state: fresh, release };
     const state: BatchState = {
       ...fresh,
       partial: basename(output.partialPath as string),
@@ -110,9 +111,9 @@ async function resumeTarget(
   { plan, shape, renderer, stdout }: TargetOptions,
 ): Promise<Omit<BatchTarget, 'release'>> {
   const stateFile = held.name;
-  if (shape.format === 'table') {
+  if (!resumable(shape.format)) {
     throw new UsageError(
-      'a table cannot be resumed',
+      `${shape.format === 'table' ? 'a table' : `${shape.format} output`} cannot be resumed`,
       'use --format csv, tsv, json or ndjson for a resumable batch',
     );
   }
@@ -157,6 +158,9 @@ function primeRenderer(renderer: Renderer, rowsWritten: number): void {
   renderer.start();
   if (rowsWritten > 0) renderer.row({});
 }
+
+const resumable = (format: OutputShape['format']) =>
+  format !== 'table' && format !== 'xlsx' && format !== 'geojson';
 
 function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
   return {

@@ -13,6 +13,8 @@ export const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  '.geojson': 'geojson',
 };
 
 /**
@@ -39,7 +41,7 @@ function refuseOutputName(file: string, extension: string | undefined): void {
   if (extension !== undefined && OTHER_FORMAT_EXTENSIONS.has(extension)) {
     throw new UsageError(
       `cannot write ${file}: leadctl does not write ${extension} files, and another format under that name would mislead`,
-      `it writes ${writableList()}; for Excel: -o ${file.slice(0, -extension.length)}.csv --bom`,
+      `it writes ${writableList()}; for Excel: -o ${file.slice(0, -extension.length)}.xlsx`,
     );
   }
 }

@@ -10,7 +10,7 @@
 /** What a renderer hands over and a target writes: text (UTF-8 on the way out) or bytes. */
 export type Chunk = string | Uint8Array;
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx', 'geojson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface RenderOptions {
@@ -45,7 +45,7 @@ export interface Renderer {
   /** Chunk for one item ("" for a table's first rows, held back until its columns are laid out). */
   row(item: Record<string, unknown>): Chunk;
   /** The end of a batch of rows (a page): a table lays out its columns from them and writes them. */
-  flush?(): Chunk;
+  flush?(): Chunk | Promise<Chunk>;
   /** Closing chunk (json: "]\n", table: rows still held back, "" when it has no rows); may wait for a library. */
   finish(): Chunk | Promise<Chunk>;
   /** After finish(): what a person should know about the output (table: columns hidden to fit). */

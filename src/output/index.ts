@@ -4,6 +4,7 @@
 import { asSent } from '../api/exact-number.js';
 import { createCsvRenderer } from './csv.js';
 import type { Renderer, RenderOptions } from './formats.js';
+import { createGeojsonRenderer } from './geojson.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { createTsvRenderer } from './tsv.js';
 
@@ -40,6 +41,13 @@ async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
       return createCsvRenderer(options);
     case 'tsv':
       return createTsvRenderer(options);
+    case 'geojson':
+      return createGeojsonRenderer(options);
+    case 'xlsx': {
+      // exceljs is large: only a run that writes xlsx loads it (a chunk of its own).
+      const { createXlsxRenderer } = await import('./xlsx.js');
+      return createXlsxRenderer(options);
+    }
     case 'table': {
       const { createTableRenderer } = await import('./table.js');
       return createTableRenderer(options);

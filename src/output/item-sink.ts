@@ -2,6 +2,7 @@
 // streams rows through the renderer. On a failure or interrupt the rows already received are still
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
+import { UsageError } from '../api/errors.js';
 import type { ResourceInfo } from '../resources.js';
 import { notePartialFile } from '../ui/error-lines.js';
 import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
@@ -78,7 +79,8 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
   return flags.output === undefined || flags.output === '-';
 }
 
-const keepsWholeItems = (format: FormatName) => format === 'json' || format === 'ndjson';
+const keepsWholeItems = (format: FormatName) =>
+  format === 'json' || format === 'ndjson' || format === 'geojson';
 
 /**
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
@@ -89,6 +91,12 @@ function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }:
   checkFieldsFlag(flags.fields);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
   const { format, warnings, notes } = chooseOutputFormat(flags, storedFormat, toTerminal);
+  if (format === 'xlsx' && toTerminal) {
+    throw new UsageError(
+      'xlsx is a binary file and is not written to a terminal',
+      'write it to a file with -o leads.xlsx (or pipe stdout: ... > leads.xlsx)',
+    );
+  }
   for (const warning of warnings) messages.warn(warning);
   for (const note of notes) messages.notice(note);
   const bomApplies = format === 'csv' || format === 'tsv';
@@ -218,8 +226,9 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
       if (kept.length === 0) return 0;
       const chunks = [start(rendering)];
       for (const item of kept) chunks.push(rendering.row(item));
-      // A table lays its columns out from the first page and shows it at once.
-      chunks.push(rendering.flush?.() ?? '');
+      // A table lays its columns out from the first page and shows it at once; xlsx hands over the
+      // bytes its zip has made of the page so far.
+      chunks.push((await rendering.flush?.()) ?? '');
       await (await targetNow()).write(joinChunks(chunks));
       return kept.length;
     },

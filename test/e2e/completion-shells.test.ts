@@ -12,7 +12,7 @@ import { buildProgram } from '../../src/program.js';
 import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
-const FORMATS = ['csv', 'json', 'ndjson', 'table', 'tsv'];
+const FORMATS = ['csv', 'geojson', 'json', 'ndjson', 'table', 'tsv', 'xlsx'];
 const CONFIG_KEYS = ['api-key', 'base-url', 'bom', 'format', 'max-wait', 'plan', 'retries', 'timeout'];
 
 /** The scripts as the current source generates them, written where each shell wants them. */

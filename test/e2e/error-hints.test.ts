@@ -79,16 +79,17 @@ describe('-o names leadctl will not write', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('-o leads.xlsx is refused rather than written as json under that name', async () => {
+  it('-o leads.ods is refused rather than written as json under that name, with xlsx as the way', async () => {
     const dir = tempDir();
     const before = server.requests.length;
     for (const extra of [[], ['--csv']]) {
-      const { exitCode, stderr } = await run(['leads', '-o', 'leads.xlsx', ...extra], dir);
+      const { exitCode, stderr } = await run(['leads', '-o', 'leads.ods', ...extra], dir);
       expect(exitCode).toBe(2);
-      expect(stderr).toMatch(/^leadctl: cannot write leads\.xlsx: leadctl does not write \.xlsx files/);
+      expect(stderr).toMatch(/^leadctl: cannot write leads\.ods: leadctl does not write \.ods files/);
+      expect(stderr).toMatch(/for Excel: -o leads\.xlsx\n$/);
       expect(stderr.trimEnd().split('\n')).toHaveLength(2);
     }
-    expect(existsSync(join(dir, 'leads.xlsx'))).toBe(false);
+    expect(existsSync(join(dir, 'leads.ods'))).toBe(false);
     expect(server.requests.length).toBe(before);
   });
 });

@@ -98,7 +98,7 @@ describe('-o FILE without a format option', () => {
     expect(r.exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^\[\n\{"id":/);
     expect(r.stderr).toContain(
-      `Writing json to ${file}: its name does not say a format (.csv, .tsv, .json, .ndjson, .jsonl); --format chooses one.\n`,
+      `Writing json to ${file}: its name does not say a format (.csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .geojson); --format chooses one.\n`,
     );
   });
 

@@ -26,7 +26,7 @@ describe('refused command lines', () => {
     [['frobnicate'], "leadctl: unknown command 'frobnicate'", 'see: leadctl --help'],
     [
       ['leads', '-f', 'xml'],
-      "leadctl: invalid --format 'xml': expected one of table, json, ndjson, csv, tsv",
+      "leadctl: invalid --format 'xml': expected one of table, json, ndjson, csv, tsv, xlsx, geojson",
       'see: leadctl leads --help',
     ],
     [

@@ -139,9 +139,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         const items = results.map((result) => labelResult(row, result));
         const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
         // flush: a table lays out its columns from the first search's results and shows them at once,
-        // rather than after the whole batch.
+        // rather than after the whole batch; xlsx hands over the bytes its zip has made so far.
         const chunks = kept.map((item) => renderer.row(item));
-        const flushed = renderer.flush?.();
+        const flushed = await renderer.flush?.();
         await output.write(joinChunks(flushed === undefined ? chunks : [...chunks, flushed]));
         state.results += kept.length;
         state.searched += 1;

@@ -1,0 +1,79 @@
+// geojson: an RFC 7946 FeatureCollection with one Point Feature per item that has usable coordinates,
+// streamed as json is (the opening, features joined by `,\n`, the closing). Coordinates are
+// [longitude, latitude] (RFC 7946 section 3.1.1: longitude first) with the digits the server sent;
+// every other field goes in `properties`. An item without usable coordinates (missing, null, not a
+// number, out of range) cannot be a Point: it is left out, counted, and the count is told on stderr.
+// No `crs` member: RFC 7946 dropped it (WGS 84 is the only coordinate system).
+import { ExactNumber, KEY_ORDER } from '../api/exact-number.js';
+import { fieldValue } from './fields.js';
+import type { Renderer, RenderOptions } from './formats.js';
+import { escapeForTerminalJson, escapeRiskyInJson, jsonText, keysInOrder } from './json-text.js';
+
+const COORDINATE_FIELDS: readonly string[] = ['lat', 'lng'];
+
+/** A JSON number token, for a coordinate a lenient server sent as a string ("30.27"). */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** The coordinate's JSON digits when it is a number within ±limit; undefined when it is not usable. */
+export function coordinateDigits(value: unknown, limit: number): string | undefined {
+  let digits: string | undefined;
+  if (typeof value === 'number') digits = Number.isFinite(value) ? JSON.stringify(value) : undefined;
+  else if (value instanceof ExactNumber) digits = value.digits;
+  else if (typeof value === 'string' && JSON_NUMBER.test(value.trim())) digits = value.trim();
+  if (digits === undefined) return undefined;
+  const number = Number(digits);
+  return Number.isFinite(number) && Math.abs(number) <= limit ? digits : undefined;
+}
+
+/** The item's properties: the chosen fields (or all it has) but lat and lng, renamed as --fields says. */
+function propertiesOf(
+  item: Record<string, unknown>,
+  options: RenderOptions,
+): Record<string | symbol, unknown> {
+  const chosen = options.fields && options.fields.length > 0;
+  const fields = (chosen ? (options.fields as string[]) : keysInOrder(item)).filter(
+    (field) => !COORDINATE_FIELDS.includes(field),
+  );
+  const keys = fields.map((field) => options.labels?.[field] ?? field);
+  const properties: Record<string | symbol, unknown> = Object.fromEntries(
+    fields.map((field, index) => [keys[index], chosen ? (fieldValue(item, field) ?? null) : item[field]]),
+  );
+  // A JS object lists keys like "7" first: record the order (json-text.ts follows it).
+  if (keys.some((key) => /^\d+$/.test(key))) properties[KEY_ORDER] = keys;
+  return properties;
+}
+
+export function createGeojsonRenderer(options: RenderOptions): Renderer {
+  let written = 0;
+  let skipped = 0;
+  const safe = options.terminal ? escapeForTerminalJson : (json: string) => json;
+  return {
+    start: () => '{"type":"FeatureCollection","features":[',
+    row(item) {
+      const lng = coordinateDigits(fieldValue(item, 'lng'), 180);
+      const lat = coordinateDigits(fieldValue(item, 'lat'), 90);
+      if (lng === undefined || lat === undefined) {
+        skipped += 1;
+        return '';
+      }
+      const separator = written === 0 ? '\n' : ',\n';
+      written += 1;
+      const properties = escapeRiskyInJson(jsonText(propertiesOf(item, options)));
+      return `${separator}${safe(
+        `{"type":"Feature","geometry":{"type":"Point","coordinates":[${lng},${lat}]},"properties":${properties}}`,
+      )}`;
+    },
+    finish: () => (written === 0 ? ']}\n' : '\n]}\n'),
+    notes() {
+      if (skipped === 0) return [];
+      if (written === 0) {
+        return [
+          `${skipped} ${skipped === 1 ? 'item' : 'items'} received, none with usable coordinates (lat, lng): the FeatureCollection is empty. Search results carry lat/lng; leads and history entries do not.`,
+        ];
+      }
+      return [
+        `${skipped} ${skipped === 1 ? 'item' : 'items'} had no usable coordinates (lat, lng missing, null, not a number or out of range) and ${skipped === 1 ? 'is' : 'are'} not in the GeoJSON.`,
+      ];
+    },
+  };
+}
