@@ -18,7 +18,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     code = ExitCode.ok;
   } catch (error) {
     const verbose = argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1';
-    code = renderError(interrupts.signal.aborted ? interruptedOr(error) : error, io, verbose);
+    code = renderError(error, io, verbose);
   } finally {
     interrupts.release();
   }
@@ -93,11 +93,6 @@ function trapInterrupts() {
       process.off('SIGTERM', onSignal);
     },
   };
-}
-
-/** After an interrupt, whatever error the abort surfaced as (AbortError, a reset) is the interrupt. */
-function interruptedOr(error: unknown): unknown {
-  return error instanceof LeadError && error.exitCode !== ExitCode.internal ? error : new InterruptedError();
 }
 
 interface CommanderLikeError {
