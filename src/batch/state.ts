@@ -47,7 +47,7 @@ const UNKNOWN_SEARCH = z.strictObject({
 
 export const BATCH_STATE = z.strictObject({
   version: z.literal(STATE_VERSION),
-  /** SHA-256 of the unique searches (dedupe.ts inputFingerprint). */
+  /** SHA-256 of the unique searches (validate.ts inputFingerprint). */
   input: z.string().check(z.regex(SHA256)),
   /** Unique searches in the input. */
   total: z.int().check(z.minimum(1)),

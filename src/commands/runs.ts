@@ -2,7 +2,7 @@
 // Not a folder's pass-through: it is the chunk boundary. Imported one folder at a time, esbuild gave
 // each set of run modules sharing code a chunk of its own, and a one-page `leads` run loaded 30 files
 // instead of 22 (docs/performance.md: each file costs start-up time). Heavy code that only some runs
-// need (checkpoints, batch searches, sync, conf, ora, cli-table3, the sandbox, completion scripts,
+// need (checkpoints, batch searches, sync, conf, ora, exceljs, the sandbox, completion scripts,
 // the MCP server) stays behind imports of its own.
 export { runApi } from './api/run.js';
 export { runAuthLogin, runAuthLogout, runAuthStatus } from './auth/run.js';

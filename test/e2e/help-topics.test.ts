@@ -1,5 +1,5 @@
 // `leadctl help environment` and `leadctl help exit-codes` print the tables of
-// src/commands/help-topics.ts, and the README carries exactly the same rows: one source of truth.
+// src/commands/help/command.ts, and the README carries exactly the same rows: one source of truth.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The house rule: lower layers (api, output, config, ui, text) and the MCP face never import from
-// commands/; what they share with the commands lives below both (src/session.ts, ui/messages.ts).
+// commands/; what they share with the commands lives below both (src/session.ts, ui/ui.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';

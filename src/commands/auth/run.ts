@@ -5,7 +5,7 @@
 // `leadctl auth login`: the base URL and key for a profile, checked with one request before they are
 // stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
 // echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
-// stored key and says which one it removed. Both write through config/profile-writer.ts (locked, 0600).
+// stored key and says which one it removed. Both write through config/profiles.ts (locked, 0600).
 import {
   AuthError,
   ForbiddenError,
