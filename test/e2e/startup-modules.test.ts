@@ -3,10 +3,10 @@
 // stand-ins (scripts/build-plugins.mjs) and the lazy imports against a dependency or a change of ours
 // pulling something heavy back in.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, runCli, tempConfigHome } from '../helpers/cli.js';
 
 let sandbox: SandboxHandle;
 let home: string;
@@ -72,5 +72,30 @@ describe('modules loaded at start-up', () => {
     for (const heavy of ['http', 'http2', 'tls', 'child_process', 'v8']) {
       expect(loaded, heavy).not.toContain(heavy);
     }
+  });
+});
+
+/** dist/cli.js and every chunk it imports statically: what every run loads before a command's action. */
+function staticChunks(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const text = readFileSync(entry, 'utf8');
+  for (const [, spec] of text.matchAll(/^(?:import|\} from|import \{[^}]*\} from) ?"(\.[^"]+)";$/gm)) {
+    staticChunks(resolve(dirname(entry), spec as string), seen);
+  }
+  return seen;
+}
+
+describe('what every run loads before its action', () => {
+  it.each([
+    ['zod', '$ZodType'],
+    ['undici', 'llhttp'],
+    ['ora', 'dots12'],
+    ['conf (ajv)', 'ajv'],
+    ['exceljs', 'WorkbookWriter'],
+  ])('holds no %s: --help and --version never need it', (_, marker) => {
+    const chunks = [...staticChunks(join(dirname(BIN), '../dist/cli.js'))];
+    expect(chunks.length).toBeGreaterThan(3); // the walk follows the chunks' own imports
+    expect(chunks.filter((file) => readFileSync(file, 'utf8').includes(marker))).toEqual([]);
   });
 });

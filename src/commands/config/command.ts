@@ -1,12 +1,13 @@
 // `leadctl config set|get|unset|list|profiles|remove-profile|path` (./run.ts).
 import { Argument } from '@commander-js/extra-typings';
 import { CONFIG_KEYS } from '../../config/keys.js';
-import { selectedProfileName } from '../../config/profiles.js';
 import type { CommandContext, ContextFor, Program } from '../context.js';
 import { examples } from '../help/command.js';
 import type { ConfigIo } from './run.js';
 
-function configIo({ io, globals, signal }: CommandContext): ConfigIo {
+/** Loaded when a subcommand runs: config/profiles.ts brings the config file's zod schema, which --help never needs. */
+async function configIo({ io, globals, signal }: CommandContext): Promise<ConfigIo> {
+  const { selectedProfileName } = await import('../../config/profiles.js');
   return {
     stdout: io.stdout,
     stderr: io.stderr,
@@ -48,7 +49,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addArgument(keyArgument())
     .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
     .action(async (key, value, _flags, self) => {
-      await (await run()).runConfigSet(key, value, configIo(contextFor(self)));
+      await (await run()).runConfigSet(key, value, await configIo(contextFor(self)));
     });
   config
     .command('get')
@@ -60,7 +61,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
     .action(async (key, flags, self) => {
-      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, configIo(contextFor(self)));
+      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, await configIo(contextFor(self)));
     });
   config
     .command('unset')
@@ -72,7 +73,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     // No choices here: a misspelt key left by a hand edit must be removable too.
     .argument('<key>', CONFIG_KEYS.join(', '))
     .action(async (key, _flags, self) => {
-      await (await run()).runConfigUnset(key, configIo(contextFor(self)));
+      await (await run()).runConfigUnset(key, await configIo(contextFor(self)));
     });
   config
     .command('list')
@@ -86,7 +87,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .action(async (flags, self) => {
       await (await run()).runConfigList(
         { reveal: Boolean(flags.reveal), json: Boolean(flags.json) },
-        configIo(contextFor(self)),
+        await configIo(contextFor(self)),
       );
     });
   config
@@ -95,7 +96,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
     .option('--json', 'print a JSON array of {name, current}')
     .action(async (flags, self) => {
-      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, configIo(contextFor(self)));
+      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, await configIo(contextFor(self)));
     });
   config
     .command('remove-profile')
@@ -110,7 +111,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
       await (await run()).runConfigRemoveProfile(
         profile,
         { yes: Boolean(flags.yes) },
-        configIo(contextFor(self)),
+        await configIo(contextFor(self)),
       );
     });
   config
@@ -118,7 +119,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .description('print the path of the config file')
     .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
     .action(async (_flags, self) => {
-      await (await run()).runConfigPath(configIo(contextFor(self)));
+      await (await run()).runConfigPath(await configIo(contextFor(self)));
     });
   return config;
 }
