@@ -61,7 +61,11 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
     .action(async (key, flags, self) => {
-      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, await configIo(contextFor(self)));
+      await (await run()).runConfigGet(
+        key,
+        { reveal: Boolean(flags.reveal) },
+        await configIo(contextFor(self)),
+      );
     });
   config
     .command('unset')
