@@ -113,6 +113,7 @@ async function stoppedBatch(
     header: flags.header,
     sanitize: flags.sanitize,
     unique: Boolean(flags.unique),
+    ...(flags.where ? { where: flags.where.map((condition) => condition.text) } : {}),
   };
   const differences = shapeDifferences(stopped.output, shape);
   if (differences.length > 0) {

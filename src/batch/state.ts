@@ -27,6 +27,8 @@ const OUTPUT_SHAPE = z.strictObject({
   header: z.boolean(),
   sanitize: z.boolean(),
   unique: z.boolean(),
+  /** --where conditions as typed; absent in state files from before --where (none given). */
+  where: z.optional(z.array(z.string())),
 });
 
 const FAILED_SEARCH = z.strictObject({
@@ -142,5 +144,9 @@ export function shapeDifferences(was: OutputShape, now: OutputShape): string[] {
   if (was.header !== now.header) differences.push(was.header ? 'no --no-header' : '--no-header');
   if (was.sanitize !== now.sanitize) differences.push(was.sanitize ? 'no --no-sanitize' : '--no-sanitize');
   if (was.unique !== now.unique) differences.push(was.unique ? '--unique' : 'no --unique');
+  if (JSON.stringify(was.where ?? []) !== JSON.stringify(now.where ?? [])) {
+    const where = was.where ?? [];
+    differences.push(where.length > 0 ? where.map((text) => `--where '${text}'`).join(' ') : 'no --where');
+  }
   return differences;
 }

@@ -102,6 +102,7 @@ export function resumeCommand(
   if (!shape.header) words.push('--no-header');
   if (!shape.sanitize) words.push('--no-sanitize');
   if (shape.unique) words.push('--unique');
+  for (const condition of shape.where ?? []) words.push('--where', condition);
   return words.map(shellQuote).join(' ');
 }
 

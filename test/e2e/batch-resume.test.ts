@@ -227,3 +227,34 @@ describe('--resume refuses what it cannot continue (exit 2, nothing sent)', () =
     expect(sandbox.requests).toHaveLength(0);
   });
 });
+
+describe('--resume with --where', () => {
+  it('repeats --where in the command it prints, finishes the same file, and refuses another --where', async () => {
+    const { dir, input } = await workspace();
+    const options = ['--csv', '--where', 'rating>=4', '--concurrency', '1'];
+    const expected = await uninterrupted(input, dir, options);
+    const out = join(dir, 'results.csv');
+    const sandbox = await sandboxWith();
+    const stopped = await run(sandbox, ['--input', input, '-o', out, ...options, '--max-requests', '2']);
+    expect(stopped.exitCode).toBe(5);
+    expect(stopped.stderr).toContain("--format csv --where 'rating>=4'");
+
+    const other = await run(sandbox, [
+      '--input',
+      input,
+      '-o',
+      out,
+      '--csv',
+      '--resume',
+      '--where',
+      'rating>=3',
+    ]);
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toContain("leadctl: the output options differ from the stopped run's\n");
+    expect(other.stderr).toContain("--where 'rating>=4'");
+
+    const resumed = await run(sandbox, ['--input', input, '-o', out, ...options, '--resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(await readFile(out)).toEqual(expected);
+  });
+});

@@ -93,6 +93,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       header: flags.header,
       sanitize: flags.sanitize,
       unique: Boolean(flags.unique),
+      ...(flags.where ? { where: flags.where.map((condition) => condition.text) } : {}),
     };
     const target = await openBatchTarget({
       file: flags.output,
