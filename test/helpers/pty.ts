@@ -4,10 +4,13 @@
 // After leadctl exits, `stty -a` runs on the SAME tty, so a test can assert the modes were restored.
 
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { onTestFinished } from 'vitest';
 import { BIN, cleanEnv, NODE_FLAGS } from './cli.js';
+import { tempDir } from './temp.js';
 
 export interface PtyOptions {
   /** Terminal size; 80x24 unless told. */
@@ -78,15 +81,19 @@ function parseModes(text: string): TerminalModes {
 
 // The wrapper the pty runs: it starts leadctl in its own process group's foreground (the pty's), as
 // a shell would, ignores Ctrl-C itself, reports how leadctl ended, then runs `stty -a` on the same tty.
+// The report goes to a file too: node-pty may drop the last output of a process that has exited.
 const WRAPPER = `
 const { spawn, execFileSync } = require('node:child_process');
+const { writeFileSync } = require('node:fs');
 process.on('SIGINT', () => {});
 const args = JSON.parse(process.argv[1]);
 const child = spawn(process.execPath, args, { stdio: 'inherit' });
 child.on('exit', (code, signal) => {
   let modes = '';
   try { modes = execFileSync('stty', ['-a'], { stdio: ['inherit', 'pipe', 'pipe'] }).toString(); } catch {}
-  process.stdout.write('\\n${MARK} ' + JSON.stringify({ code, signal, modes }) + '\\n');
+  const report = JSON.stringify({ code, signal, modes });
+  writeFileSync(process.argv[2], report);
+  process.stdout.write('\\n${MARK} ' + report + '\\n');
   process.exit(0);
 });
 `;
@@ -103,9 +110,10 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
   const definedEnv = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+  const reportFile = join(tempDir('pty'), 'report.json');
   const pty: IPty = spawnPty(
     process.execPath,
-    ['-e', WRAPPER, JSON.stringify([...NODE_FLAGS, BIN, ...args])],
+    ['-e', WRAPPER, JSON.stringify([...NODE_FLAGS, BIN, ...args]), reportFile],
     {
       name: definedEnv.TERM ?? 'xterm-256color',
       cols,
@@ -142,12 +150,12 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     let done = false;
     const finish = () => {
       if (done) return;
-      const found = reportLine.exec(raw);
+      const found = reportLine.exec(raw)?.[1] ?? (ended ? readReport(reportFile) : undefined);
       if (!found && !ended) return;
       done = true;
       listeners.delete(finish);
       const report = found
-        ? (JSON.parse(found[1] as string) as {
+        ? (JSON.parse(found) as {
             code: number | null;
             signal: NodeJS.Signals | null;
             modes: string;
@@ -235,6 +243,15 @@ async function childOf(parent: number): Promise<number> {
     if (ppid === parent) return Number(entry);
   }
   throw new Error(`pty: no child of ${parent} (leadctl has exited?)`);
+}
+
+/** The wrapper's report from its file, when the terminal lost the line. */
+function readReport(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function killPty(pty: IPty): void {
