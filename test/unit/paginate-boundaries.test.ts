@@ -1,0 +1,143 @@
+// One scripted run per boundary of the walk and its head reads that the other paginate tests leave
+// loose: each test fails when the comparison it names moves (see src/api/paging/README.md for the
+// model). The list changes at chosen requests: `at[n]` runs just before the n-th request (0-based,
+// head reads included) reads the list.
+import { expect, it } from 'vitest';
+import { type PaginateOptions, paginate } from '../../src/api/paging/index.js';
+import { type FakeLead, FakeList, FakeServer } from './paginate-fake-server.js';
+
+/** More requests than any of these runs needs: a walk that loops fails instead of hanging. */
+const MAX_REQUESTS = 200;
+
+async function scripted(
+  list: FakeList,
+  options: Omit<PaginateOptions, 'onNotice'>,
+  at: Record<number, (list: FakeList) => void> = {},
+) {
+  const server = new FakeServer(list);
+  server.autoRespond = (call) => {
+    const index = server.calls.length - 1;
+    if (index >= MAX_REQUESTS) call.fail(new Error(`more than ${MAX_REQUESTS} requests`));
+    else at[index]?.(list);
+  };
+  const notices: string[] = [];
+  const ids: string[] = [];
+  let error: unknown;
+  try {
+    for await (const item of paginate<FakeLead>(server.fetchPage, {
+      ...options,
+      onNotice: (notice) => notices.push(notice),
+    }))
+      ids.push(item.id);
+  } catch (caught) {
+    error = caught;
+  }
+  const requests = server.calls.map((call) => `${call.page}:${call.limit}`);
+  return { ids, notices, error, requests };
+}
+
+const range = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, index) => `lead-${from - index}`);
+
+it('leaves out an item saved and deleted again during the run, which only a head read of the whole list proves gone', async () => {
+  // Page 2 is read after 12 saves and 11 deletions: lead-26, saved meanwhile, stands in front of
+  // lead-23 (written), a hint; it is deleted before the head read, which sees the whole list.
+  const { ids, error } = await scripted(
+    new FakeList(25),
+    { limit: 10, concurrency: 1 },
+    {
+      1: (list) => {
+        list.insert(12);
+        list.removeId('lead-25');
+        list.removeId('lead-24');
+        for (let seq = 1; seq <= 9; seq += 1) list.removeId(`lead-${seq}`);
+      },
+      2: (list) => list.removeId('lead-26'),
+    },
+  );
+  expect(error).toBeUndefined();
+  expect(ids).not.toContain('lead-26');
+  expect(ids).toEqual(range(25, 10));
+});
+
+it('says the list changed when only the head read at the end sees a deletion', async () => {
+  const { ids, notices, requests } = await scripted(
+    new FakeList(35),
+    { limit: 10, concurrency: 4 },
+    {
+      4: (list) => list.removeId('lead-1'),
+    },
+  );
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '1:100']);
+  expect(ids).toEqual(range(35, 1));
+  expect(notices).toEqual([
+    'The list changed during the export (35 items at the start, 34 at the end): every item present throughout was written once',
+  ]);
+});
+
+it('says the list changed when only the head read at the end sees a save and a deletion', async () => {
+  const { ids, notices, requests } = await scripted(
+    new FakeList(35),
+    { limit: 10, concurrency: 4 },
+    {
+      4: (list) => {
+        list.insert(1);
+        list.removeId('lead-1');
+      },
+    },
+  );
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '1:100']);
+  expect(ids).toEqual(range(35, 1));
+  expect(notices).toEqual([
+    'The list changed during the export (35 items at the start, 35 at the end): every item present throughout was written once; 1 saved meanwhile is not in it',
+  ]);
+});
+
+it('counts each item a head read proves saved meanwhile once, the last one on the page included', async () => {
+  // As above, but every item saved meanwhile is deleted again before the head read, so only the
+  // items skipped on page 2 (lead-27 below the cursor, lead-26 in front of a written one) count.
+  const { ids, notices } = await scripted(
+    new FakeList(25),
+    { limit: 10, concurrency: 1 },
+    {
+      1: (list) => {
+        list.insert(12);
+        list.removeId('lead-25');
+        list.removeId('lead-24');
+        for (let seq = 1; seq <= 9; seq += 1) list.removeId(`lead-${seq}`);
+      },
+      2: (list) => {
+        for (let seq = 26; seq <= 37; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(ids).toEqual(range(25, 10));
+  expect(notices.slice(-1)).toEqual([
+    'The list changed during the export (25 items at the start, 14 at the end): every item present throughout was written once; 2 saved meanwhile are not in it',
+  ]);
+});
+
+it('does not count written items standing in front of an item proven gone as saved meanwhile', async () => {
+  // Page 2 holds lead-26 (saved meanwhile), lead-17 and lead-16 (written on page 1), then lead-15,
+  // deleted before the head read: all four stand in front of an item proven gone.
+  const { ids, notices } = await scripted(
+    new FakeList(25),
+    { limit: 10, concurrency: 1 },
+    {
+      1: (list) => {
+        list.insert(12);
+        for (let seq = 18; seq <= 25; seq += 1) list.removeId(`lead-${seq}`);
+        for (let seq = 1; seq <= 3; seq += 1) list.removeId(`lead-${seq}`);
+      },
+      2: (list) => {
+        list.removeId('lead-15');
+        for (let seq = 26; seq <= 37; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(ids).toEqual([...range(25, 16), ...range(14, 4)]);
+  // lead-27, lead-26, and lead-15, which was old: the count takes an item proven gone for one saved.
+  expect(notices.slice(-1)).toEqual([
+    'The list changed during the export (25 items at the start, 13 at the end): every item present throughout was written once; 3 saved meanwhile are not in it',
+  ]);
+});
