@@ -141,3 +141,71 @@ it('does not count written items standing in front of an item proven gone as sav
     'The list changed during the export (25 items at the start, 13 at the end): every item present throughout was written once; 3 saved meanwhile are not in it',
   ]);
 });
+
+it('reads each page once at concurrency 1, the page after the cursor and not the one holding it', async () => {
+  const { ids, requests } = await scripted(new FakeList(25), { limit: 10, concurrency: 1 });
+  expect(ids).toEqual(range(25, 1));
+  expect(requests).toEqual(['1:10', '2:10', '3:10']);
+});
+
+it('stops with exit 7 when --max-items ends the window and the head read cannot vouch for it', async () => {
+  // Twenty deletions behind the pages read: two pages' worth, more than one head read certifies.
+  const { ids, error, requests } = await scripted(
+    new FakeList(40),
+    { limit: 10, concurrency: 4, maxItems: 25 },
+    {
+      3: (list) => {
+        for (let seq = 1; seq <= 20; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '1:100']);
+  expect(ids).toEqual(range(40, 16));
+  expect(String(error)).toContain(
+    'the list changed during the export more than its answers can vouch for (40 items at the start, 20 at the end); 25 written',
+  );
+});
+
+it('reads the list again from page 2 when the anchor page is gone from the head read', async () => {
+  const { ids, requests } = await scripted(
+    new FakeList(40),
+    { limit: 10, concurrency: 4 },
+    {
+      4: (list) => {
+        for (let seq = 31; seq <= 40; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(ids).toEqual(range(40, 1));
+  // Uncertified: only page 1 is trusted; page 2 is refused (the list shrank) and the walk starts over.
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '1:100', '2:10', '1:10', '2:10', '3:10']);
+});
+
+it('goes on after the head read when a page disagreed, from where the head read puts the cursor', async () => {
+  const { ids, requests } = await scripted(
+    new FakeList(60),
+    { limit: 10, concurrency: 4 },
+    {
+      3: (list) => list.insert(10),
+    },
+  );
+  expect(ids).toEqual(range(60, 1));
+  // Page 4 saw ten saves: the head read finds them in front, and the walk resumes at page 5.
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '5:10', '6:10', '1:100', '5:10', '6:10', '7:10']);
+});
+
+it('reads the list again when the head read cannot place the anchor page, not judging the page that disagreed', async () => {
+  // A hundred saves before page 4 is read: it disagrees, and the anchor page is out of the head read's sight.
+  const { ids, requests } = await scripted(
+    new FakeList(60),
+    { limit: 10, concurrency: 4 },
+    {
+      3: (list) => list.insert(100),
+    },
+  );
+  expect(ids).toEqual(range(60, 1));
+  expect(requests).toEqual([
+    ...['1:10', '2:10', '3:10', '4:10', '5:10', '6:10', '1:100'],
+    ...['2:10', '12:10', '13:10', '14:10', '15:10', '16:10'],
+  ]);
+});
