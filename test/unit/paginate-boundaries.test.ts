@@ -3,22 +3,31 @@
 // model). The list changes at chosen requests: `at[n]` runs just before the n-th request (0-based,
 // head reads included) reads the list.
 import { expect, it } from 'vitest';
-import { type PaginateOptions, paginate } from '../../src/api/paging/index.js';
+import { type PageResult, type PaginateOptions, paginate } from '../../src/api/paging/index.js';
 import { type FakeLead, FakeList, FakeServer } from './paginate-fake-server.js';
 
 /** More requests than any of these runs needs: a walk that loops fails instead of hanging. */
-const MAX_REQUESTS = 200;
+const MAX_REQUESTS = 1000;
 
+type Answer = PageResult<FakeLead>;
+
+/** `at[n]` changes the list before request n reads it; `answer[n]` bends what request n returns. */
 async function scripted(
   list: FakeList,
   options: Omit<PaginateOptions, 'onNotice'>,
   at: Record<number, (list: FakeList) => void> = {},
+  answer: Record<number, (answer: Answer) => Answer> = {},
 ) {
   const server = new FakeServer(list);
   server.autoRespond = (call) => {
     const index = server.calls.length - 1;
-    if (index >= MAX_REQUESTS) call.fail(new Error(`more than ${MAX_REQUESTS} requests`));
-    else at[index]?.(list);
+    if (index >= MAX_REQUESTS) return call.fail(new Error(`more than ${MAX_REQUESTS} requests`));
+    at[index]?.(list);
+    const bend = answer[index];
+    if (!bend) return;
+    call.snapshot();
+    if (call.answer) call.answer = bend(call.answer);
+    call.deliver();
   };
   const notices: string[] = [];
   const ids: string[] = [];
@@ -208,4 +217,104 @@ it('reads the list again when the head read cannot place the anchor page, not ju
     ...['1:10', '2:10', '3:10', '4:10', '5:10', '6:10', '1:100'],
     ...['2:10', '12:10', '13:10', '14:10', '15:10', '16:10'],
   ]);
+});
+
+/** Deletes the newest lead before each request from `from` to `to`: each of those pages is refused. */
+function shrinkEach(from: number, to: number): Record<number, (list: FakeList) => void> {
+  const at: Record<number, (list: FakeList) => void> = {};
+  for (let index = from; index <= to; index += 1) at[index] = (list) => list.removeAt(0);
+  return at;
+}
+
+it('reads a page of repeated ids once more and goes on when the second answer is right', async () => {
+  const { ids, requests } = await scripted(
+    new FakeList(30),
+    { limit: 10, concurrency: 1 },
+    {},
+    {
+      1: (answer) => ({ ...answer, items: new FakeList(30).page(1, 10).items }),
+    },
+  );
+  expect(ids).toEqual(range(30, 1));
+  expect(requests).toEqual(['1:10', '2:10', '1:100', '2:10', '3:10']);
+});
+
+it('gives each odd page its own second read: two short answers in one run are no reason to stop', async () => {
+  const short = (answer: Answer) => ({ ...answer, items: answer.items.slice(0, 5) });
+  const { ids, requests, error } = await scripted(
+    new FakeList(40),
+    { limit: 10, concurrency: 1 },
+    {},
+    {
+      1: short,
+      3: short,
+    },
+  );
+  expect(error).toBeUndefined();
+  expect(ids).toEqual(range(40, 1));
+  expect(requests).toEqual(['1:10', '2:10', '2:10', '3:10', '3:10', '4:10']);
+});
+
+it('reads a short page of the window again instead of writing it, though its total agrees', async () => {
+  const { ids, error, requests } = await scripted(
+    new FakeList(40),
+    { limit: 10, concurrency: 4 },
+    {},
+    {
+      2: (answer) => ({ ...answer, items: answer.items.slice(0, 9) }),
+    },
+  );
+  expect(error).toBeUndefined();
+  expect(ids).toEqual(range(40, 1));
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '3:10', '4:10']);
+});
+
+it('counts refused pages in a row, not in the whole run: a page refused now and then is no reason to stop', async () => {
+  // Before every other request the newest lead (written) is deleted: that page is refused, the next accepted.
+  const at: Record<number, (list: FakeList) => void> = {};
+  for (let index = 1; index < 200; index += 2) at[index] = (list) => list.removeAt(0);
+  const { ids, error } = await scripted(new FakeList(60), { limit: 1, concurrency: 1 }, at);
+  expect(error).toBeUndefined();
+  expect(ids).toEqual(range(60, 1));
+});
+
+it('goes on after 50 refused pages in a row, and stops on the 51st', async () => {
+  const fifty = await scripted(new FakeList(80), { limit: 1, concurrency: 1 }, shrinkEach(60, 109));
+  expect(fifty.error).toBeUndefined();
+  expect(fifty.ids).toEqual(range(80, 1));
+  const fiftyOne = await scripted(new FakeList(80), { limit: 1, concurrency: 1 }, shrinkEach(60, 110));
+  expect(String(fiftyOne.error)).toContain('the list kept shrinking faster than it could be paged');
+  expect(fiftyOne.ids).toEqual(range(80, 21));
+});
+
+it('spends no head read on a short last page of repeated ids', async () => {
+  const { ids, requests, notices } = await scripted(
+    new FakeList(25),
+    { limit: 10, concurrency: 1 },
+    {},
+    {
+      2: (answer) => ({ ...answer, items: new FakeList(25).page(2, 10).items.slice(0, 5) }),
+    },
+  );
+  expect(ids).toEqual(range(25, 6));
+  expect(requests).toEqual(['1:10', '2:10', '3:10']);
+  expect(notices).toEqual([
+    'Left out 5 items whose id had already been written (the server sent the same id more than once)',
+  ]);
+});
+
+it('spends no head read on a page that lies wholly below the cursor', async () => {
+  // Page 2 is refused (ten deletions), then page 1 holds only the ten leads saved meanwhile.
+  const { ids, requests } = await scripted(
+    new FakeList(30),
+    { limit: 10, concurrency: 1 },
+    {
+      1: (list) => {
+        for (let seq = 1; seq <= 10; seq += 1) list.removeId(`lead-${seq}`);
+      },
+      2: (list) => list.insert(10),
+    },
+  );
+  expect(ids).toEqual(range(30, 11));
+  expect(requests).toEqual(['1:10', '2:10', '1:10', '2:10', '1:100', '3:10']);
 });
