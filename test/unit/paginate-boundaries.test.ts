@@ -2,9 +2,10 @@
 // loose: each test fails when the comparison it names moves (see src/api/paging/README.md for the
 // model). The list changes at chosen requests: `at[n]` runs just before the n-th request (0-based,
 // head reads included) reads the list.
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PageResult, type PaginateOptions, paginate } from '../../src/api/paging/index.js';
-import { type FakeLead, FakeList, FakeServer } from './paginate-fake-server.js';
+import { PageWindow } from '../../src/api/paging/window.js';
+import { collect, type FakeLead, FakeList, FakeServer, flush } from './paginate-fake-server.js';
 
 /** More requests than any of these runs needs: a walk that loops fails instead of hanging. */
 const MAX_REQUESTS = 1000;
@@ -317,4 +318,107 @@ it('spends no head read on a page that lies wholly below the cursor', async () =
   );
   expect(ids).toEqual(range(30, 11));
   expect(requests).toEqual(['1:10', '2:10', '1:10', '2:10', '1:100', '3:10']);
+});
+
+/** Gives lead-`seq` a time `minutes` after the newest lead of a 50-lead list: re-saved before the run. */
+function resaved(list: FakeList, seq: number, minutes: number): void {
+  const lead = list.items.find((item) => item.id === `lead-${seq}`);
+  if (lead) lead.saved_at = new Date(Date.UTC(2026, 0, 1) + (50 + minutes) * 60_000).toISOString();
+}
+
+it('writes no item of the window that is newer than page 1 once the anchor page is gone from the head', async () => {
+  // Before page 3 is read, 21 leads are saved and pages 1 and 2 (and lead-20) deleted: page 3 agrees
+  // with the anchor by its total, holds nothing written, and lead-41, saved meanwhile, is on it.
+  const options = { limit: 10, concurrency: 4, timeField: 'saved_at' };
+  const { ids } = await scripted(new FakeList(40), options, {
+    2: (list) => {
+      list.insert(21);
+      for (let seq = 20; seq <= 40; seq += 1) list.removeId(`lead-${seq}`);
+    },
+  });
+  expect(ids).toEqual([...range(40, 21), ...range(19, 1)]);
+});
+
+it('spends one head read per newer time on re-saved leads, not one per page', async () => {
+  const list = new FakeList(50);
+  resaved(list, 25, 10);
+  resaved(list, 15, 5);
+  const { ids, requests } = await scripted(list, { limit: 10, concurrency: 4, timeField: 'saved_at' });
+  expect(ids).toEqual(range(50, 1));
+  // A head read for lead-25 on page 3 (proven old); lead-15 on page 4 is older than it: no read; one to certify.
+  expect(requests).toEqual(['1:10', '2:10', '3:10', '4:10', '5:10', '1:100', '1:100']);
+});
+
+it('keeps a re-saved lead when the head read finds the total changed: the window ends, the walk reads on', async () => {
+  const list = new FakeList(50);
+  resaved(list, 25, 10);
+  const { ids, requests } = await scripted(
+    list,
+    { limit: 10, concurrency: 4, timeField: 'saved_at' },
+    {
+      5: (list) => list.removeId('lead-1'),
+    },
+  );
+  expect(ids).toEqual(range(50, 2));
+  // The head read for lead-25 sees 49 leads: page 3 is not proven old, so it ends the window.
+  expect(requests).toEqual([
+    ...['1:10', '2:10', '3:10', '4:10', '5:10', '1:100', '1:100'],
+    ...['4:10', '3:10', '4:10', '5:10'],
+  ]);
+});
+
+it('spends no head read on a newer time while the list is seen holding still', async () => {
+  const list = new FakeList(30);
+  resaved(list, 15, 10);
+  const { ids, requests } = await scripted(list, { limit: 10, concurrency: 1, timeField: 'saved_at' });
+  expect(ids).toEqual(range(30, 1));
+  expect(requests).toEqual(['1:10', '2:10', '3:10']);
+});
+
+it('sends nothing more once a page disagrees and the window is dropped', async () => {
+  // Page 2 sees a save (its total disagrees) while page 3 is in flight: page 3 is cancelled and no
+  // page after it is sent by the window; the careful walk goes on by itself.
+  const server = new FakeServer(new FakeList(60));
+  const run = collect(paginate(server.fetchPage, { limit: 10, concurrency: 2 }));
+  await flush();
+  server.calls[0]?.respond();
+  await flush();
+  server.list.insert(1);
+  server.calls.find((call) => call.page === 2)?.respond();
+  await flush();
+  for (let turn = 0; turn < 50 && !run.finished(); turn += 1) {
+    server.open()[0]?.respond();
+    await flush();
+  }
+  expect((await run.done).map((item) => item.id)).toEqual(range(60, 1));
+  expect(server.calls.map((call) => `${call.page}:${call.state}`)).toEqual([
+    ...['1:delivered', '2:delivered', '3:aborted', '4:aborted'],
+    ...['3:delivered', '4:delivered', '5:delivered', '6:delivered', '7:delivered'],
+  ]);
+});
+
+describe('PageWindow', () => {
+  const group = () => {
+    const sent: number[] = [];
+    const fetch = (page: number) => {
+      sent.push(page);
+      return Promise.resolve(new FakeList(30).page(page, 10));
+    };
+    return { sent, requests: { fetch, discard: () => {} } };
+  };
+  const plan = { first: 2, last: 3, limit: 10, width: 2, hold: 8 };
+
+  it('refuses a page taken out of order', () => {
+    const window = new PageWindow(group().requests, plan);
+    expect(() => window.take(3)).toThrow('paging: page 3 taken out of order');
+  });
+
+  it('refuses a page it never requested, past its last', async () => {
+    const { sent, requests } = group();
+    const window = new PageWindow(requests, plan);
+    await window.take(2);
+    await window.take(3);
+    expect(sent).toEqual([2, 3]);
+    expect(() => window.take(4)).toThrow('paging: page 4 was never requested');
+  });
 });
