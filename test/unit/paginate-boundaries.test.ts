@@ -2,10 +2,9 @@
 // loose: each test fails when the comparison it names moves (see src/api/paging/README.md for the
 // model). The list changes at chosen requests: `at[n]` runs just before the n-th request (0-based,
 // head reads included) reads the list.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type PageResult, type PaginateOptions, paginate } from '../../src/api/paging/index.js';
-import { PageWindow } from '../../src/api/paging/window.js';
-import { collect, type FakeLead, FakeList, FakeServer, flush } from './paginate-fake-server.js';
+import { type FakeLead, FakeList, FakeServer } from './paginate-fake-server.js';
 
 /** More requests than any of these runs needs: a walk that loops fails instead of hanging. */
 const MAX_REQUESTS = 1000;
@@ -373,52 +372,4 @@ it('spends no head read on a newer time while the list is seen holding still', a
   const { ids, requests } = await scripted(list, { limit: 10, concurrency: 1, timeField: 'saved_at' });
   expect(ids).toEqual(range(30, 1));
   expect(requests).toEqual(['1:10', '2:10', '3:10']);
-});
-
-it('sends nothing more once a page disagrees and the window is dropped', async () => {
-  // Page 2 sees a save (its total disagrees) while page 3 is in flight: page 3 is cancelled and no
-  // page after it is sent by the window; the careful walk goes on by itself.
-  const server = new FakeServer(new FakeList(60));
-  const run = collect(paginate(server.fetchPage, { limit: 10, concurrency: 2 }));
-  await flush();
-  server.calls[0]?.respond();
-  await flush();
-  server.list.insert(1);
-  server.calls.find((call) => call.page === 2)?.respond();
-  await flush();
-  for (let turn = 0; turn < 50 && !run.finished(); turn += 1) {
-    server.open()[0]?.respond();
-    await flush();
-  }
-  expect((await run.done).map((item) => item.id)).toEqual(range(60, 1));
-  expect(server.calls.map((call) => `${call.page}:${call.state}`)).toEqual([
-    ...['1:delivered', '2:delivered', '3:aborted', '4:aborted'],
-    ...['3:delivered', '4:delivered', '5:delivered', '6:delivered', '7:delivered'],
-  ]);
-});
-
-describe('PageWindow', () => {
-  const group = () => {
-    const sent: number[] = [];
-    const fetch = (page: number) => {
-      sent.push(page);
-      return Promise.resolve(new FakeList(30).page(page, 10));
-    };
-    return { sent, requests: { fetch, discard: () => {} } };
-  };
-  const plan = { first: 2, last: 3, limit: 10, width: 2, hold: 8 };
-
-  it('refuses a page taken out of order', () => {
-    const window = new PageWindow(group().requests, plan);
-    expect(() => window.take(3)).toThrow('paging: page 3 taken out of order');
-  });
-
-  it('refuses a page it never requested, past its last', async () => {
-    const { sent, requests } = group();
-    const window = new PageWindow(requests, plan);
-    await window.take(2);
-    await window.take(3);
-    expect(sent).toEqual([2, 3]);
-    expect(() => window.take(4)).toThrow('paging: page 4 was never requested');
-  });
 });
