@@ -373,3 +373,23 @@ it('spends no head read on a newer time while the list is seen holding still', a
   expect(ids).toEqual(range(30, 1));
   expect(requests).toEqual(['1:10', '2:10', '3:10']);
 });
+
+it('reports the most leads any head read found saved meanwhile, not the last head read', async () => {
+  // The head read for re-saved lead-25 finds 5 leads saved; they are deleted before the next one.
+  const list = new FakeList(50);
+  resaved(list, 25, 10);
+  const { ids, notices } = await scripted(
+    list,
+    { limit: 10, concurrency: 4, timeField: 'saved_at' },
+    {
+      5: (list) => list.insert(5),
+      6: (list) => {
+        for (let seq = 51; seq <= 55; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(ids).toEqual(range(50, 1));
+  expect(notices).toEqual([
+    'The list changed during the export (50 items at the start, 50 at the end): every item present throughout was written once; 5 saved meanwhile are not in it',
+  ]);
+});
