@@ -393,3 +393,16 @@ it('reports the most leads any head read found saved meanwhile, not the last hea
     'The list changed during the export (50 items at the start, 50 at the end): every item present throughout was written once; 5 saved meanwhile are not in it',
   ]);
 });
+
+it('takes no time past page 1 as a hint: leads of page 1 pulled into view are written, not dropped', async () => {
+  // From page 2: all it wrote and five more are deleted, so page 1's leads come into view. Nothing
+  // places them (no written lead is left), and a time newer than page 2's proves nothing.
+  const options = { limit: 10, concurrency: 1, startPage: 2, timeField: 'saved_at' };
+  const { ids, requests } = await scripted(new FakeList(40), options, {
+    1: (list) => {
+      for (let seq = 16; seq <= 30; seq += 1) list.removeId(`lead-${seq}`);
+    },
+  });
+  expect(requests).toEqual(['2:10', '3:10', '1:10', '2:10', '3:10']);
+  expect(ids).toEqual([...range(30, 21), ...range(35, 31), ...range(15, 1)]);
+});
