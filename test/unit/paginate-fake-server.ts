@@ -72,6 +72,9 @@ export interface HeldCall {
   fail(error: unknown): void;
 }
 
+/** Far more requests than any paginate test makes (the longest runs take a few hundred). */
+const MAX_REQUESTS_PER_RUN = 10_000;
+
 export class FakeServer {
   readonly calls: HeldCall[] = [];
   /** The list when the server first read it: where a run begins. */
@@ -83,6 +86,11 @@ export class FakeServer {
 
   readonly fetchPage: FetchPage<FakeLead> = (page, limit, signal) =>
     new Promise((resolve, reject) => {
+      // A walk that loops on one page fails the test instead of hanging it.
+      if (this.calls.length >= MAX_REQUESTS_PER_RUN) {
+        reject(new Error(`more than ${MAX_REQUESTS_PER_RUN} requests: the walk is looping`));
+        return;
+      }
       const call: HeldCall = {
         page,
         limit,
