@@ -15,7 +15,7 @@ import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
 import type { BatchPlan } from './load-input.js';
-import { type BatchState, loadState, shapeDifferences, statePath } from './state.js';
+import { type BatchState, loadState, outputShape, shapeDifferences, statePath } from './state.js';
 import { checkStateAgreement } from './state-check.js';
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -107,14 +107,7 @@ async function stoppedBatch(
     resource: BATCH_RESOURCE,
     storedFormat,
   });
-  const shape = {
-    format,
-    fields: flags.fields ?? null,
-    header: flags.header,
-    sanitize: flags.sanitize,
-    unique: Boolean(flags.unique),
-    ...(flags.where ? { where: flags.where.map((condition) => condition.text) } : {}),
-  };
+  const shape = outputShape(format, flags);
   const differences = shapeDifferences(stopped.output, shape);
   if (differences.length > 0) {
     throw new UsageError(

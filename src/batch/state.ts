@@ -135,6 +135,27 @@ export async function removeState(file: HeldFile): Promise<void> {
 }
 
 /** The options that differ between a stopped run and this one, as flags a user recognizes. */
+/** The options a batch's output bytes depend on, as a state file keeps them. */
+export function outputShape(
+  format: OutputShape['format'],
+  flags: {
+    fields?: string[] | undefined;
+    header: boolean;
+    sanitize: boolean;
+    unique?: boolean | undefined;
+    where?: readonly { text: string }[] | undefined;
+  },
+): OutputShape {
+  return {
+    format,
+    fields: flags.fields ?? null,
+    header: flags.header,
+    sanitize: flags.sanitize,
+    unique: Boolean(flags.unique),
+    ...(flags.where ? { where: flags.where.map((condition) => condition.text) } : {}),
+  };
+}
+
 export function shapeDifferences(was: OutputShape, now: OutputShape): string[] {
   const differences: string[] = [];
   if (was.format !== now.format) differences.push(`--format ${was.format}`);

@@ -14,7 +14,7 @@ import {
   type SearchOutcome,
 } from '../../batch/run-batch.js';
 import { recordSends, unansweredBefore } from '../../batch/sent-record.js';
-import { type OutputShape, removeState } from '../../batch/state.js';
+import { outputShape, removeState } from '../../batch/state.js';
 import {
   failedRowsError,
   linesOf,
@@ -87,14 +87,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       storedFormat: session.settings.format,
       storedBom: session.settings.bom,
     });
-    const shape: OutputShape = {
-      format,
-      fields: flags.fields ?? null,
-      header: flags.header,
-      sanitize: flags.sanitize,
-      unique: Boolean(flags.unique),
-      ...(flags.where ? { where: flags.where.map((condition) => condition.text) } : {}),
-    };
+    const shape = outputShape(format, flags);
     const target = await openBatchTarget({
       file: flags.output,
       resume: Boolean(flags.resume),
