@@ -89,6 +89,24 @@ describe('an export against a server that bends the spec', () => {
     expect(ids).toEqual(idsOf(list).slice(0, 100));
   });
 
+  it('stops with exit 7 when page 2 repeats page 1 while one lead is deleted at the tail', async () => {
+    // The deletion changes the total, but one deletion cannot put a whole page of written leads past
+    // the cursor: the repeats are the server's, and accepting them would lose leads 101-200.
+    const list = leadsList(250);
+    let deleted = false;
+    const { exitCode, stderr, ids } = await exportFrom(list, ({ page, limit }, all) => {
+      const answer = honest({ page: page === 2 ? 1 : page, limit }, all);
+      if (page === 2 && !deleted) {
+        all.pop();
+        deleted = true;
+      }
+      return answer;
+    });
+    expect(stderr).toMatch(/^leadctl: server answered page 2 with items it had already sent/m);
+    expect(exitCode).toBe(7);
+    expect(ids).toEqual(idsOf(list).slice(0, 100));
+  });
+
   it('stops with exit 7 on a negative meta.total, before writing anything', async () => {
     const list = leadsList(250);
     const { exitCode, stderr, stdout } = await exportFrom(list, (request, all) => {

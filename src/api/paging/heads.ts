@@ -36,6 +36,10 @@ export interface Head {
 export class HeadReads<T> {
   /** Ids proven not owed: found by a head read in front of every written item, or gone from the list. */
   readonly notOwed = new Set<string>();
+  /** The anchor's items found deleted by the latest head read that could count them (deletions are permanent). */
+  #deleted = 0;
+  /** A head read lost sight of the anchor's first page: the list changed more than a read can count. */
+  #uncountable = false;
 
   constructor(
     private readonly requests: Requests<T>,
@@ -62,7 +66,11 @@ export class HeadReads<T> {
     if (firstWritten < 0) {
       for (const item of head.items) if (this.newerThanAnchor(item)) this.notOwed.add(idOf(item) ?? '');
     }
-    if (saved < 0) return all ? { total, all } : { total };
+    if (saved < 0) {
+      this.#uncountable = true;
+      return all ? { total, all } : { total };
+    }
+    this.#deleted = deletedSinceAnchor(this.anchor.total, saved, total);
     this.ledger.savedUnseen = Math.max(this.ledger.savedUnseen, saved);
     return all ? { saved, total, all } : { saved, total };
   }
@@ -78,11 +86,18 @@ export class HeadReads<T> {
     return { certified: windowCertified(deleted, pageSize), saved, total };
   }
 
-  /** True when the list still starts with the anchor's first page and holds as many items. */
-  async unchanged(page: PageResult<T>): Promise<boolean> {
-    if (page.meta.total !== this.anchor.total) return false;
-    const head = await this.read();
-    return head.saved === 0 && head.total === this.anchor.total;
+  /**
+   * Whether the list's changes can explain a page whose `count` items past the cursor were all written
+   * already. A written item stands past the carried cursor only when an item behind it was deleted
+   * (that pulls the cursor back without moving the item), so it takes at least `count` deletions; one
+   * head read counts the anchor's items deleted. Without them the server repeated itself: a list that
+   * merely shrank at its tail must not excuse a page of repeats, or the items it hid would be lost.
+   */
+  async changesExplainRepeats(count: number): Promise<boolean> {
+    const explained = () => this.#uncountable || this.#deleted >= count;
+    if (explained()) return true;
+    await this.read();
+    return explained();
   }
 
   /**

@@ -204,7 +204,11 @@ class Walk<T extends Record<string, unknown>> {
       const result = next?.result ?? (await this.#data(this.requests.fetch(page, this.#pageSize), page));
       const before = this.#cursor;
       const verdict = this.#judge(page, result);
-      if (verdict.kind === 'accepted' && verdict.allRepeats && (await this.#heads.unchanged(result))) {
+      if (
+        verdict.kind === 'accepted' &&
+        verdict.allRepeats &&
+        !(await this.#heads.changesExplainRepeats(verdict.fresh.length))
+      ) {
         this.#cursor = before;
         if (++odd > ODD_PAGE_RETRIES)
           throw repeatedPageError(page, this.#progress.itemsYielded, result.meta.total);
