@@ -2,8 +2,8 @@
 // an exit code. (bin/leadctl.js answers a bare `--version` before loading this; a program calling
 // main() gets the same answer from commander.)
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
-import type { Io } from './commands/context.js';
 import { buildProgram } from './program.js';
+import type { Io } from './session.js';
 import { commandLineErrorLines, errorLines, partialFileOf } from './ui/error-lines.js';
 import { safeForStderr } from './ui/ui.js';
 

@@ -5,15 +5,15 @@ import { registerApi } from './commands/api/command.js';
 import { registerAuth } from './commands/auth/command.js';
 import { registerCompletion } from './commands/completion/command.js';
 import { registerConfig } from './commands/config/command.js';
-import type { ContextFor, Io, Program } from './commands/context.js';
 import { examples, registerHelp, TOPICS_POINTER } from './commands/help/command.js';
 import { registerHistory, registerLeads } from './commands/list/command.js';
 import { registerMcp } from './commands/mcp/command.js';
-import { createProgram } from './commands/options.js';
 import { registerSandbox } from './commands/sandbox/command.js';
 import { registerSearch } from './commands/search/command.js';
 import { registerSync } from './commands/sync/command.js';
 import { registerUsage } from './commands/usage/command.js';
+import { createProgram } from './global-options.js';
+import type { ContextFor, Io, Program } from './session.js';
 import { explainRun } from './ui/error-lines.js';
 
 export function buildProgram(io: Io, signal: AbortSignal): Program {

@@ -8,17 +8,39 @@ import { type ClientHooks, LeadClient } from './api/client.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
 import { redactUrl } from './api/url.js';
-// What a run receives is typed from the program's definition (commands/context.ts, type-only: no
-// commander is loaded); re-exported here so that mcp/ reads it from below the commands.
-import type { CommandContext } from './commands/context.js';
 import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
+import type { createProgram } from './global-options.js';
 import { explainRejectedKey, explainRun } from './ui/error-lines.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
-export type { CommandContext, GlobalOptions, Io } from './commands/context.js';
+// What every command receives: the process's streams and environment (injectable for tests), the
+// global options (typed from their definition in global-options.ts, type-only: no commander is
+// loaded), and the signal that Ctrl-C / SIGTERM abort.
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+/** The program every command is registered on; its commands' actions see the global options typed. */
+export type Program = ReturnType<typeof createProgram>;
+
+/** The global options as commander parsed them (`color`/`pager` are false with --no-color/--no-pager). */
+export type GlobalOptions = Partial<ReturnType<Program['opts']>>;
+
+export interface CommandContext {
+  io: Io;
+  globals: GlobalOptions;
+  /** Aborted on the first SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
+
+/** Builds a command's context from the commander command whose action is running. */
+export type ContextFor = (command: { optsWithGlobals(): GlobalOptions }) => CommandContext;
 
 /** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
 export type Source = 'flag' | 'env' | 'config' | 'sandbox';

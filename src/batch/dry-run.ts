@@ -4,11 +4,10 @@
 // nothing is locked or written; the report goes to stderr (stdout stays for data) and is printed
 // with --quiet too, since it is what was asked for.
 import { UsageError } from '../api/errors.js';
-import type { SearchFlags } from '../commands/search/command.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
 import { resolveOutputPath } from '../output/destination.js';
-import { createItemRenderer } from '../output/item-sink.js';
+import { createItemRenderer, type OutputFlags } from '../output/item-sink.js';
 import type { CommandContext } from '../session.js';
 import { colorAllowed, colorForced, createUi, formatCount, safeForStderr } from '../ui/ui.js';
 import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
@@ -18,12 +17,16 @@ import type { BatchPlan } from './load-input.js';
 import { type BatchState, loadState, outputShape, shapeDifferences, statePath } from './state.js';
 import { checkStateAgreement } from './state-check.js';
 
+/** What the dry run reads of `search`'s flags (defined in commands/search): output, shape and resume. */
+type DryRunFlags = OutputFlags &
+  Parameters<typeof outputShape>[1] & { resume?: boolean; resendUnknown?: boolean };
+
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export async function runBatchDryRun(
   plan: BatchPlan,
   input: string,
-  flags: SearchFlags,
+  flags: DryRunFlags,
   ctx: CommandContext,
 ): Promise<void> {
   const { globals, io } = ctx;
@@ -67,7 +70,7 @@ export async function runBatchDryRun(
  */
 async function stoppedBatch(
   plan: BatchPlan,
-  flags: SearchFlags,
+  flags: DryRunFlags,
   ctx: CommandContext,
   storedFormat: string | undefined,
 ): Promise<BatchState | undefined> {

@@ -134,7 +134,6 @@ export async function removeState(file: HeldFile): Promise<void> {
   await rm(file.target, { force: true });
 }
 
-/** The options that differ between a stopped run and this one, as flags a user recognizes. */
 /** The options a batch's output bytes depend on, as a state file keeps them. */
 export function outputShape(
   format: OutputShape['format'],
@@ -156,6 +155,7 @@ export function outputShape(
   };
 }
 
+/** The options that differ between a stopped run and this one, as flags a user recognizes. */
 export function shapeDifferences(was: OutputShape, now: OutputShape): string[] {
   const differences: string[] = [];
   if (was.format !== now.format) differences.push(`--format ${was.format}`);

@@ -1,40 +1,14 @@
-// What the commands share on the command line: the global options, the option groups of cli.md's "Output" and
+// What the commands share on the command line (the global options are in src/global-options.ts): the option groups of cli.md's "Output" and
 // "Paging" tables, defined once so that leads, history and search spell them the same way, and the
 // argument parsers that check a value before anything heavy loads or any request is sent (they throw
 // InvalidArgumentError, which commander reports as a usage error: exit 2). The parsed types come from
 // these definitions (@commander-js/extra-typings): a flag added here is typed everywhere it is read.
-import { Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
+import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import { splitFieldList } from '../output/field-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 import { parseWhere, type WhereCondition } from '../output/where.js';
-import { VERSION } from '../version.js';
 
 export type FormatName = OutputFormat;
-
-/** The program with cli.md's "Global options" table: every command's help lists them too. */
-export function createProgram() {
-  return new Command('leadctl')
-    .description(
-      'Command-line client for the Lead Data API v1: saved leads, search history and lead searches.',
-    )
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
-    .option(
-      '--api-key <key>',
-      'API key (prefer `leadctl config set api-key`: flags show in the process list)',
-    )
-    .option('--base-url <url>', 'API base address; /api/v1/... is appended')
-    .option('--profile <name>', 'stored profile to use (default: "default")')
-    .option('--sandbox', 'run against the built-in sandbox on 127.0.0.1 (no key, no network)')
-    .option('--timeout <s>', 'seconds per request (default: 30)')
-    .option('--retries <n>', 'retries for 5xx and network errors (default: 3)')
-    .option('--max-wait <s>', 'longest single wait on a rate limit before giving up (default: 60)')
-    .option('-q, --quiet', 'no progress and no notices on stderr')
-    .option('--verbose', 'one stderr line per HTTP attempt; stack traces on errors')
-    .option('--no-color', 'no colour on stderr or in tables')
-    .option('--no-pager', 'no pager for long output on a terminal (also: LEADCTL_PAGER=cat)');
-}
 
 /** -f/--json/--csv, --fields, --no-header, --bom, --no-sanitize, -o: how items are written. */
 export function addOutputOptions<

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { registerCompletion } from '../../src/commands/completion/command.js';
-import type { Io } from '../../src/commands/context.js';
 import { completionScript } from '../../src/completion/index.js';
 import { buildProgram } from '../../src/program.js';
+import type { Io } from '../../src/session.js';
 import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 

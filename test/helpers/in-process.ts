@@ -4,7 +4,7 @@
 // and the environment is the clean one every spawned run gets (cli.ts), never the developer's.
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
-import type { Io } from '../../src/commands/context.js';
+import type { Io } from '../../src/session.js';
 import { type CliResult, cleanEnv, tempConfigHome } from './cli.js';
 
 class Collected extends Writable {

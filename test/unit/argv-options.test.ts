@@ -8,12 +8,12 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiFlags, Field } from '../../src/commands/api/command.js';
 import type { LoginFlags } from '../../src/commands/auth/command.js';
-import type { GlobalOptions } from '../../src/commands/context.js';
 import type { ListFlags } from '../../src/commands/list/command.js';
 import type { FormatName, OutputFlags } from '../../src/commands/options.js';
 import type { SearchFlags } from '../../src/commands/search/command.js';
 import type { SyncFlags } from '../../src/commands/sync/command.js';
 import { buildProgram } from '../../src/program.js';
+import type { GlobalOptions } from '../../src/session.js';
 
 const STOP = Symbol('stop before the action');
 

@@ -2,13 +2,13 @@ import { Writable } from 'node:stream';
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { registerCompletion } from '../../src/commands/completion/command.js';
-import type { ContextFor, Io } from '../../src/commands/context.js';
 import { bashScript } from '../../src/completion/bash.js';
 import { commandTree, plainWord } from '../../src/completion/command-tree.js';
 import { fishScript } from '../../src/completion/fish.js';
 import { completionScript } from '../../src/completion/index.js';
 import { zshScript } from '../../src/completion/zsh.js';
 import { buildProgram } from '../../src/program.js';
+import type { ContextFor, Io } from '../../src/session.js';
 
 function sampleTree() {
   const program = new Command('tool')

@@ -1,11 +1,26 @@
-// The house rule: lower layers (api, output, config, ui, text) and the MCP face never import from
-// commands/; what they share with the commands lives below both (src/session.ts, ui/ui.ts).
+// The house rule: everything below the commands (the layers, the MCP face, and the root files
+// session.ts and global-options.ts that the commands' context is typed from) imports nothing from
+// commands/, not even a type; what they share with the commands lives below both.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
-const LOWER = ['api', 'output', 'config', 'ui', 'text', 'mcp'];
+const LOWER = [
+  'api',
+  'output',
+  'config',
+  'ui',
+  'text',
+  'usage',
+  'checkpoint',
+  'batch',
+  'sync',
+  'sandbox',
+  'completion',
+  'mcp',
+];
+const BELOW_AT_ROOT = ['session.ts', 'global-options.ts', 'resources.ts', 'version.ts', 'index.ts'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
@@ -18,4 +33,8 @@ it.each(LOWER)('src/%s/ imports nothing from commands/', (layer) => {
     /from '(?:\.\.\/)+commands\//.test(readFileSync(file, 'utf8')),
   );
   expect(upward.map((file) => relative(SRC, file))).toEqual([]);
+});
+
+it.each(BELOW_AT_ROOT)('src/%s imports nothing from commands/', (file) => {
+  expect(readFileSync(join(SRC, file), 'utf8')).not.toMatch(/from '\.\/commands\//);
 });

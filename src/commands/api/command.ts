@@ -2,7 +2,7 @@
 // and integers into JSON values (anything else stays a string), -f always sends a string. They become
 // the JSON body of a POST/PUT/PATCH/DELETE, or the query string of a GET (./run.ts).
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import type { OptionsOf } from '../options.js';
 

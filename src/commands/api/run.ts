@@ -9,10 +9,10 @@ import { rawApiUrl, rawPages } from '../../api/raw-request.js';
 import { prettyJson } from '../../output/json-pretty.js';
 import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
 import { openOutput } from '../../output/target.js';
+import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
 import { colorAllowed } from '../../ui/ui.js';
-import type { CommandContext } from '../context.js';
 import type { ApiFlags, Field } from './command.js';
 
 export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext): Promise<void> {

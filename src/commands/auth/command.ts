@@ -1,6 +1,6 @@
 // `leadctl auth login|logout|status` (./run.ts).
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import type { NoOptions, OptionsOf } from '../options.js';
 

@@ -27,6 +27,7 @@ import {
 import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
+import type { CommandContext } from '../../session.js';
 import {
   connect,
   openUi,
@@ -38,7 +39,6 @@ import {
 } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
 import { explainRejectedKey } from '../../ui/error-lines.js';
-import type { CommandContext } from '../context.js';
 import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {

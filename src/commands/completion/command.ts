@@ -1,6 +1,6 @@
 // `leadctl completion <shell>`: the generator (src/completion/) loads when the action runs.
 import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 
 // Kept here rather than imported from ../completion/ so that --help loads no generator code.

@@ -1,7 +1,7 @@
 // `leadctl config set|get|unset|list|profiles|remove-profile|path` (./run.ts).
 import { Argument } from '@commander-js/extra-typings';
 import { CONFIG_KEYS } from '../../config/keys.js';
-import type { CommandContext, ContextFor, Program } from '../context.js';
+import type { CommandContext, ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import type { ConfigIo } from './run.js';
 

@@ -5,7 +5,7 @@
 // loaded with the definitions rather than behind an import of their own).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 
 /** Two or three real examples at the end of a command's --help. */
 export function examples(lines: string[]): string {

@@ -1,7 +1,7 @@
 // `leadctl leads` and `leadctl history`: the same options and the same run (./run.ts), each on its
 // own resource. The options' type comes from this definition; the run loads when the action runs.
 import type { ResourceName } from '../../resources.js';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { addOutputOptions, addPagingOptions, integerIn, type OptionsOf } from '../options.js';
 

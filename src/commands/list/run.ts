@@ -11,10 +11,10 @@ import { appendUndoPoint } from '../../output/append.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
+import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
 import { quotaCheckForPages } from '../../usage/recorder.js';
-import type { CommandContext } from '../context.js';
 import type { ListFlags } from './command.js';
 
 export async function runList(

@@ -10,7 +10,7 @@ import {
   MCP_MAX_WAIT_SEC,
 } from '../../mcp/defaults.js';
 import type { runMcpCommand } from '../../mcp/entry.js';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { integerIn, type OptionsOf } from '../options.js';
 

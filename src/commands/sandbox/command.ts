@@ -1,6 +1,6 @@
 // `leadctl sandbox` (./run.ts): the local API server loads when the action runs.
 import { Option } from '@commander-js/extra-typings';
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { integerIn, nonBlank, probability } from '../options.js';
 

@@ -30,11 +30,11 @@ import { joinChunks } from '../../output/formats.js';
 import { createItemRenderer } from '../../output/item-sink.js';
 import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutClause } from '../../output/where.js';
+import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
 import { quotaCheckForSearches } from '../../usage/recorder.js';
-import type { CommandContext } from '../context.js';
 import type { SearchFlags } from './command.js';
 import { remembersSearches } from './run.js';
 

@@ -1,6 +1,6 @@
 // `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts). The options' type
 // comes from this definition; the run loads when the action runs.
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { addOutputOptions, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
 

@@ -4,9 +4,9 @@ import { withItemSink } from '../../output/item-sink.js';
 import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
+import type { CommandContext } from '../../session.js';
 import { openSession, type Session } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
-import type { CommandContext } from '../context.js';
 import type { SearchFlags } from './command.js';
 
 const USAGE_HINT =

@@ -1,5 +1,5 @@
 // `leadctl sync` (./run.ts).
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import type { OptionsOf } from '../options.js';
 

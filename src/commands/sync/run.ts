@@ -3,6 +3,7 @@
 // new (one request per list when nothing is). docs/sync.md has the tables and the rules.
 import type { ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
+import type { CommandContext } from '../../session.js';
 import { connect, resolveTarget, type Session } from '../../session.js';
 import { type OpenDatabase, openDatabase } from '../../sync/database.js';
 import { loadSqlite } from '../../sync/engine.js';
@@ -12,7 +13,6 @@ import { readListState, writeListState } from '../../sync/sync-state.js';
 import { rowUpserter, type UpsertCounts } from '../../sync/upsert.js';
 import { formatCount } from '../../ui/ui.js';
 import { VERSION } from '../../version.js';
-import type { CommandContext } from '../context.js';
 import { progressLine } from '../list/run.js';
 import type { SyncFlags } from './command.js';
 

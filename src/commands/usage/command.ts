@@ -1,5 +1,5 @@
 // `leadctl usage` (./run.ts): reads the local ledger, sends nothing.
-import type { ContextFor, Program } from '../context.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 
 export function registerUsage(program: Program, contextFor: ContextFor) {

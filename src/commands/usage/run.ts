@@ -2,6 +2,7 @@
 // the profile has counted, added up) today and this month, beside the plan's limits under both of the
 // spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../../config/settings.js';
+import type { CommandContext } from '../../session.js';
 import { openUi } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
 import {
@@ -22,7 +23,6 @@ import {
   usageReport,
   type VariantLimits,
 } from '../../usage/report.js';
-import type { CommandContext } from '../context.js';
 
 const MACHINE_ONLY =
   'this machine only: other machines, other tools and the web app spend the same allowance';
