@@ -163,7 +163,7 @@ describe('bash', () => {
 const ZSH_CAPTURE = `
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i
-zpty -w z "fpath=(\${(q)1} \\$fpath); autoload -Uz compinit; compinit -u -d /dev/null"
+zpty -w z "fpath=(\${(q)1} \\$fpath); autoload -Uz compinit; compinit -u -D"
 zpty -w z 'bindkey "^I" complete-word; PROMPT=""'
 # Markers are split in the source so that the pty's echo of these lines never matches them.
 zpty -w z 'compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return; fi; local -a __hits; builtin compadd -O __hits "$@"; (( $#__hits )) && print -rl -- "<H""IT>"\${^__hits}"</H""IT>"; }'
