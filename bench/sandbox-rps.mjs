@@ -24,7 +24,7 @@ const { values } = parseArgs({
 const total = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const limit = Number(values.limit);
-const bin = fileURLToPath(new URL('../bin/leadctl.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/leadctl.cjs', import.meta.url));
 
 // The default agency key allows 10,000 requests a day: lift that when the command lets us.
 const help = execFileSync(process.execPath, [bin, 'sandbox', '--help'], { encoding: 'utf8' });

@@ -1,6 +1,6 @@
 // The measurements of the performance issue, each run several times against its own local server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,13 +9,7 @@ import { startServer } from './sandbox.mjs';
 import { summarise } from './stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(root, 'bin/leadctl.js');
-// The flags the launcher's shebang gives Node (`#!/usr/bin/env -S node --liftoff-only`): `node BIN`
-// alone would measure a run no installed leadctl makes.
-const LAUNCH_FLAGS = readFileSync(BIN, 'utf8')
-  .split('\n')[0]
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+const BIN = join(root, 'bin/leadctl.cjs');
 const CURL_JQ = join(root, 'bench/curl-jq.sh');
 const FLOOR = join(root, 'bench/undici-floor.mjs');
 const node = process.execPath;
@@ -76,21 +70,21 @@ export async function startupAndOnePage(bundle, { runs }) {
         {
           name: 'leadctl --version',
           command: node,
-          args: [...LAUNCH_FLAGS, BIN, '--version'],
+          args: [BIN, '--version'],
           env,
           meta: { kind: 'version' },
         },
         {
           name: 'leadctl leads --help',
           command: node,
-          args: [...LAUNCH_FLAGS, BIN, 'leads', '--help'],
+          args: [BIN, 'leads', '--help'],
           env,
           meta: { kind: 'help' },
         },
         {
           name: 'leadctl leads --json (1 page of 25)',
           command: node,
-          args: [...LAUNCH_FLAGS, BIN, 'leads', '--json'],
+          args: [BIN, 'leads', '--json'],
           env,
           meta: { kind: 'page' },
         },
@@ -109,7 +103,7 @@ export async function exportAtLatency(bundle, { leads, latencyMs, concurrency, r
   const server = await startServer(bundle, { leads, latencyMs });
   try {
     const env = cliEnv(server);
-    const exportArgs = [...LAUNCH_FLAGS, BIN, 'leads', '--all', '--csv'];
+    const exportArgs = [BIN, 'leads', '--all', '--csv'];
     const cases = [
       {
         name: `leadctl leads --all --csv --concurrency ${concurrency}`,
@@ -166,7 +160,7 @@ export async function memoryBySize(bundle, { sizes, runs }) {
           {
             name: `leadctl leads --all --csv, ${leads.toLocaleString('en-US')} leads, no latency`,
             command: node,
-            args: [...LAUNCH_FLAGS, BIN, 'leads', '--all', '--csv'],
+            args: [BIN, 'leads', '--all', '--csv'],
             env: cliEnv(server),
             countOutput: true,
             meta: { kind: 'memory', leads, latencyMs: 0 },
@@ -207,7 +201,6 @@ export async function incrementalExport(bundle, { leads, added, latencyMs, runs 
     const env = cliEnv({ url: sandbox.url, apiKey: sandbox.apiKey });
     const dir = mkdtempSync(join(SCRATCH, 'checkpoint-'));
     const args = [
-      ...LAUNCH_FLAGS,
       BIN,
       'leads',
       '--checkpoint',
@@ -254,7 +247,7 @@ export async function tableAgainstCsv(bundle, { leads, runs }) {
         {
           name: `leadctl leads --all --csv, ${leads.toLocaleString('en-US')} leads`,
           command: node,
-          args: [...LAUNCH_FLAGS, BIN, 'leads', '--all', '--csv'],
+          args: [BIN, 'leads', '--all', '--csv'],
           env,
           countOutput: true,
           meta: { kind: 'table-csv', leads, latencyMs: 0 },
@@ -262,7 +255,7 @@ export async function tableAgainstCsv(bundle, { leads, runs }) {
         {
           name: `leadctl leads --all -f table (COLUMNS=120), ${leads.toLocaleString('en-US')} leads`,
           command: node,
-          args: [...LAUNCH_FLAGS, BIN, 'leads', '--all', '-f', 'table'],
+          args: [BIN, 'leads', '--all', '-f', 'table'],
           env: { ...env, COLUMNS: '120' },
           countOutput: true,
           meta: { kind: 'table', leads, latencyMs: 0 },

@@ -1,14 +1,13 @@
-#!/usr/bin/env -S node --liftoff-only
-// Tiny launcher: start-up settings, then hand over to dist/ (one bundle, see scripts/build.mjs).
-// --liftoff-only (in the line above, where Node reads it at start; docs/performance.md has the figures)
-// keeps V8 from recompiling undici's WebAssembly HTTP parser with TurboFan after the first response, a
-// compile Node waits for before it exits. `env -S` splits the line (GNU coreutils 8.30+, macOS, the BSDs;
-// npm's cmd-shim on Windows reads it too); BusyBox and toybox env lack -S: there run
-// `node --liftoff-only <path to this file>`, or plain `node <path>` without the flag.
-import module from 'node:module';
+#!/usr/bin/env node
+// Tiny launcher: Node's compile cache, a bare --version answered with one write, then dist/cli.js
+// (one bundle, see scripts/build.mjs). CommonJS on purpose: an ES module entry makes Node 20 load
+// and compile its ES module loader (fs/promises, readline and a dozen more) before the first line
+// runs, 12-14 ms of every start; require() of dist/cli.js needs only the loader's synchronous part.
+// No V8 flag is set, here or later: docs/performance.md ("Start-up") says what that costs on Node 20.
+'use strict';
 
 // Node 22+ caches compiled code between runs, in a cache Node itself checks; Node 20 has none.
-module.enableCompileCache?.();
+require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 
@@ -16,8 +15,8 @@ const args = process.argv.slice(2);
 // without loading dist/, with a plain write before Node sets up a stream for stdout. (A program that
 // calls dist/cli.js main() itself gets the same answer from commander's --version.)
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync, writeSync } = await import('node:fs');
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { readFileSync, writeSync } = require('node:fs');
+  const { version } = JSON.parse(readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8'));
   try {
     writeSync(1, `${version}\n`);
   } catch (error) {
@@ -30,5 +29,20 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   }
   process.exit(0);
 }
-const { main } = await import('../dist/cli.js');
-process.exitCode = await main(args);
+
+// require() of an ES module: Node 20.19+ and 22.12+. Node 22.0-22.11 refuse it (ERR_REQUIRE_ESM)
+// and get the same module through import().
+function loadCli() {
+  try {
+    return Promise.resolve(require('../dist/cli.js'));
+  } catch (error) {
+    if (error?.code !== 'ERR_REQUIRE_ESM') throw error;
+    return import('../dist/cli.js');
+  }
+}
+
+loadCli()
+  .then(({ main }) => main(args))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -20,7 +20,7 @@ if (!existsSync(join(root, 'dist/cli.js'))) {
 mkdirSync(join(root, 'completions'), { recursive: true });
 for (const [shell, file] of Object.entries(files)) {
   // A clean environment, so that nothing from the caller's shell (LEADCTL_*, NO_COLOR) can colour the output.
-  const script = execFileSync(process.execPath, [join(root, 'bin/leadctl.js'), 'completion', shell], {
+  const script = execFileSync(process.execPath, [join(root, 'bin/leadctl.cjs'), 'completion', shell], {
     cwd: root,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: process.env.HOME },

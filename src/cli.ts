@@ -1,5 +1,5 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
-// an exit code. (bin/leadctl.js answers a bare `--version` before loading this; a program calling
+// an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this; a program calling
 // main() gets the same answer from commander.)
 import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
 import { buildProgram } from './program.js';

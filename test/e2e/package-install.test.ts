@@ -72,7 +72,7 @@ describe('the packed package', () => {
     // esbuild follows every static import, dynamic import and require() of a string, from the installed
     // files, as Node would resolve them; one it cannot find is an error.
     const entryPoints = {
-      bin: join(installed, 'bin/leadctl.js'),
+      bin: join(installed, 'bin/leadctl.cjs'),
       esm: join(installed, 'dist/index.js'),
       cjs: join(installed, 'dist/index.cjs'),
       mcp: join(installed, 'dist/mcp-server.js'),

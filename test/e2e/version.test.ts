@@ -1,8 +1,8 @@
-// `leadctl --version`, which the launcher answers before loading dist/.
+// `leadctl --version`, which the launcher answers before loading dist/; and how the launcher loads dist/.
 import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -30,5 +30,19 @@ describe('leadctl --version', () => {
     const stdout = { write: (text: string) => (written += text), on: () => stdout };
     await main(['--version'], { stdout, stderr: stdout, stdin: process.stdin, env: {} });
     expect(written).toBe(`${version}\n`);
+  });
+});
+
+describe('the launcher', () => {
+  it('loads dist/ through import() where require() of an ES module is refused (Node 22.0-22.11)', async () => {
+    // --no-experimental-require-module makes any Node refuse it as those versions do (ERR_REQUIRE_ESM).
+    const result = await execa(
+      'node',
+      ['--no-experimental-require-module', BIN, 'leads', '--sandbox', '--json', '--max-items', '2'],
+      { reject: false, extendEnv: false, env: cleanEnv() },
+    );
+    expect(result.stderr).not.toMatch(/ERR_REQUIRE_ESM|Error/);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(2);
   });
 });

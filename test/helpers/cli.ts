@@ -1,19 +1,11 @@
-// Runs the BUILT leadctl (bin/leadctl.js -> dist/) as a user would: a real process, a clean
+// Runs the BUILT leadctl (bin/leadctl.cjs -> dist/) as a user would: a real process, a clean
 // environment, a private config folder.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa, type Options, type ResultPromise } from 'execa';
 import { tempDir } from './temp.js';
 
-export const BIN = resolve(import.meta.dirname, '../../bin/leadctl.js');
-
-/** The Node flags of bin/leadctl.js's shebang: tests run leadctl as the installed command starts. */
-export const NODE_FLAGS = readFileSync(BIN, 'utf8')
-  .split('\n', 1)[0]!
-  .replace(/^#!.*?\bnode\b/, '')
-  .trim()
-  .split(/\s+/)
-  .filter(Boolean);
+export const BIN = resolve(import.meta.dirname, '../../bin/leadctl.cjs');
 
 if (!existsSync(resolve(import.meta.dirname, '../../dist/cli.js'))) {
   throw new Error('dist/ is missing: run `npm run build` before the e2e tests (npm test does)');
@@ -59,7 +51,7 @@ export function spawnCli(
   args: string[],
   options: Options & { env?: Record<string, string | undefined> } = {},
 ): ResultPromise {
-  return execa('node', [...NODE_FLAGS, BIN, ...args], {
+  return execa('node', [BIN, ...args], {
     reject: false,
     extendEnv: false,
     stripFinalNewline: false,

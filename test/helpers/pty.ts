@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import { onTestFinished } from 'vitest';
-import { BIN, cleanEnv, NODE_FLAGS } from './cli.js';
+import { BIN, cleanEnv } from './cli.js';
 import { tempDir } from './temp.js';
 
 export interface PtyOptions {
@@ -113,7 +113,7 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
   const reportFile = join(tempDir('pty'), 'report.json');
   const pty: IPty = spawnPty(
     process.execPath,
-    ['-e', WRAPPER, JSON.stringify([...NODE_FLAGS, BIN, ...args]), reportFile],
+    ['-e', WRAPPER, JSON.stringify([BIN, ...args]), reportFile],
     {
       name: definedEnv.TERM ?? 'xterm-256color',
       cols,
