@@ -16,7 +16,9 @@ const args = process.argv.slice(2);
 // calls dist/cli.js main() itself gets the same answer from commander's --version.)
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync, writeSync } = require('node:fs');
-  const { version } = JSON.parse(readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8'));
+  const { version } = JSON.parse(
+    readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8'),
+  );
   try {
     writeSync(1, `${version}\n`);
   } catch (error) {

@@ -111,17 +111,13 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
   const reportFile = join(tempDir('pty'), 'report.json');
-  const pty: IPty = spawnPty(
-    process.execPath,
-    ['-e', WRAPPER, JSON.stringify([BIN, ...args]), reportFile],
-    {
-      name: definedEnv.TERM ?? 'xterm-256color',
-      cols,
-      rows,
-      cwd: options.cwd ?? process.cwd(),
-      env: definedEnv,
-    },
-  );
+  const pty: IPty = spawnPty(process.execPath, ['-e', WRAPPER, JSON.stringify([BIN, ...args]), reportFile], {
+    name: definedEnv.TERM ?? 'xterm-256color',
+    cols,
+    rows,
+    cwd: options.cwd ?? process.cwd(),
+    env: definedEnv,
+  });
 
   // A test that fails half-way leaves no leadctl behind.
   try {
