@@ -145,9 +145,35 @@ it('does not count written items standing in front of an item proven gone as sav
     },
   );
   expect(ids).toEqual([...range(25, 16), ...range(14, 4)]);
-  // lead-27, lead-26, and lead-15, which was old: the count takes an item proven gone for one saved.
+  // lead-27 and lead-26; lead-15, proven gone behind the written ones, may have been old: not counted.
   expect(notices.slice(-1)).toEqual([
-    'The list changed during the export (25 items at the start, 13 at the end): every item present throughout was written once; 3 saved meanwhile are not in it',
+    'The list changed during the export (25 items at the start, 13 at the end): every item present throughout was written once; 2 saved meanwhile are not in it',
+  ]);
+});
+
+it('drops only the item a head read proves gone, not the owed items in front of it', async () => {
+  // As above, but the lead deleted before the head read is lead-14, behind lead-15: lead-15 is old,
+  // present throughout and unwritten, and stands in front of the gone lead-14 on page 2. Only an item
+  // proven new carries the items in front of it away; one proven gone carries only itself.
+  const { ids, notices } = await scripted(
+    new FakeList(25),
+    { limit: 10, concurrency: 1 },
+    {
+      1: (list) => {
+        list.insert(12);
+        for (let seq = 18; seq <= 25; seq += 1) list.removeId(`lead-${seq}`);
+        for (let seq = 1; seq <= 3; seq += 1) list.removeId(`lead-${seq}`);
+      },
+      2: (list) => {
+        list.removeId('lead-14');
+        for (let seq = 26; seq <= 37; seq += 1) list.removeId(`lead-${seq}`);
+      },
+    },
+  );
+  expect(ids).toEqual([...range(25, 15), ...range(13, 4)]);
+  // lead-27 and lead-26 were saved meanwhile; lead-14 was old and deleted, not saved.
+  expect(notices.slice(-1)).toEqual([
+    'The list changed during the export (25 items at the start, 13 at the end): every item present throughout was written once; 2 saved meanwhile are not in it',
   ]);
 });
 

@@ -34,8 +34,10 @@ export interface Head {
 }
 
 export class HeadReads<T> {
-  /** Ids proven not owed: found by a head read in front of every written item, or gone from the list. */
+  /** Ids proven new (saved during the run): found by a head read in front of every written item. */
   readonly notOwed = new Set<string>();
+  /** Ids proven gone: deleted since their page was read, so not owed either, but not new. */
+  readonly gone = new Set<string>();
   /** The anchor's items found deleted by the latest head read that could count them (deletions are permanent). */
   #deleted = 0;
   /** A head read lost sight of the anchor's first page: the list changed more than a read can count. */
@@ -125,7 +127,8 @@ export class HeadReads<T> {
    */
   async dropSavedDuringRun(fresh: T[]): Promise<T[]> {
     const { idOf, isWritten } = this.lens;
-    const unplaced = (item: T) => !isWritten(item) && !this.notOwed.has(idOf(item) ?? '');
+    const id = (item: T) => idOf(item) ?? '';
+    const unplaced = (item: T) => !isWritten(item) && !this.notOwed.has(id(item)) && !this.gone.has(id(item));
     const lastWritten = findLastIndex(fresh, (item) => isWritten(item));
     const hinted =
       fresh.slice(0, Math.max(0, lastWritten)).some(unplaced) ||
@@ -134,13 +137,18 @@ export class HeadReads<T> {
       const head = await this.read();
       // A head read that saw the whole list proves the hinted items it did not see gone: not owed.
       if (head.all)
-        for (const item of fresh)
-          if (unplaced(item) && !head.all.has(idOf(item) ?? '')) this.notOwed.add(idOf(item) ?? '');
+        for (const item of fresh) if (unplaced(item) && !head.all.has(id(item))) this.gone.add(id(item));
     }
-    // On one page, whatever stands in front of a new item is new too.
-    const lastNew = findLastIndex(fresh, (item) => this.notOwed.has(idOf(item) ?? ''));
-    for (const item of fresh.slice(0, lastNew + 1)) if (!isWritten(item)) this.ledger.savedSkipped += 1;
-    return fresh.slice(lastNew + 1);
+    // On one page, whatever stands in front of a new item is new too; a gone item takes only itself
+    // (an old item still owed may stand in front of it).
+    const lastNew = findLastIndex(fresh, (item) => this.notOwed.has(id(item)));
+    // Saved meanwhile: what is dropped in front of a new item, and a gone item that stood in front of a
+    // written one (new as well, and deleted again); a gone item behind them may have been old.
+    fresh.forEach((item, index) => {
+      if (isWritten(item)) return;
+      if (this.gone.has(id(item)) ? index < lastWritten : index <= lastNew) this.ledger.savedSkipped += 1;
+    });
+    return fresh.slice(lastNew + 1).filter((item) => !this.gone.has(id(item)));
   }
 
   newerThanAnchor(item: T): boolean {
