@@ -22,6 +22,15 @@ describe('reconcile', () => {
     ]);
   });
 
+  it('blames the moving list, not the server, for repeats when the list changed', () => {
+    const notices = reconcile(
+      ledger({ startTotal: 250, endTotal: 240, written: 240, repeats: 1, changed: true }),
+    );
+    expect(notices[0]).toBe(
+      'Left out 1 item whose id had already been written (the list changed between pages, so it arrived twice)',
+    );
+  });
+
   it('explains a list that changed, with the leads saved meanwhile that are not in the export', () => {
     const notices = reconcile(
       ledger({ startTotal: 250, endTotal: 248, written: 245, changed: true, savedUnseen: 3 }),

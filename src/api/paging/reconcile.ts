@@ -39,8 +39,12 @@ export function reconcile(ledger: Ledger): string[] {
   const notices: string[] = [];
   const { repeats, written, startTotal, endTotal } = ledger;
   if (repeats > 0) {
+    // A list that changed moves items across page boundaries, so an honest server sends some twice.
+    const why = ledger.changed
+      ? `the list changed between pages, so ${repeats === 1 ? 'it' : 'they'} arrived twice`
+      : 'the server sent the same id more than once';
     notices.push(
-      `Left out ${repeats} ${repeats === 1 ? 'item' : 'items'} whose id had already been written (the server sent the same id more than once)`,
+      `Left out ${repeats} ${repeats === 1 ? 'item' : 'items'} whose id had already been written (${why})`,
     );
   }
   if (ledger.stoppedEarly) return notices;
