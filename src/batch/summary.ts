@@ -9,6 +9,8 @@ export interface BatchTotals {
   sent: number;
   /** Of those, the ones never answered (a stop, a reset): they may have run. */
   unknown: number;
+  /** Answered from the database by --cache in this run: nothing sent. */
+  cached?: number;
   failed: number;
   duplicates: number;
   /** Unique searches never sent: left for --resume. */
@@ -29,6 +31,7 @@ export function summaryLine(totals: BatchTotals): string {
       : '';
   const parts = [
     `${count(totals.sent)} sent${unknown}`,
+    ...(totals.cached ? [`${count(totals.cached)} answered from the database`] : []),
     `${count(totals.failed)} failed`,
     `${count(totals.duplicates)} skipped as duplicate`,
   ];

@@ -203,6 +203,18 @@ describe.skipIf(!ready)(`search --db and friends${ready ? '' : ` (skipped: ${ski
     );
     expect(cached.exitCode).toBe(0);
     expect(searches()).toBe(sent);
+    // Nothing was sent, and the summary says so.
+    expect(cached.stderr).toMatch(
+      /^0 sent, 3 answered from the database, 0 failed, 0 skipped as duplicate; /m,
+    );
+    // Answers from the database spend no request: a cap of one does not stop them.
+    const capped = await runCli(
+      ['search', '--input', input, '--db', db, '--cache', '1h', '--max-requests', '1', '--json'],
+      { env: { XDG_CONFIG_HOME: home, LEADCTL_BASE_URL: sandbox.url, LEADCTL_API_KEY: sandbox.apiKey } },
+    );
+    expect(capped.stderr).toMatch(/^0 sent, 3 answered from the database, /m);
+    expect(capped.exitCode).toBe(0);
+    expect(capped.stdout).toBe(cached.stdout);
     expect(await sqliteNumber(db, 'select count(*) from searches')).toBe(3);
   });
 });

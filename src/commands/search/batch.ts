@@ -66,8 +66,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const memory = remembersSearches(flags)
     ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
     : undefined;
-  /** Rows answered from the database (--cache): nothing was sent, so nothing new is stored. */
-  const fromCache = new Set<SearchRow>();
+  /**
+   * Rows the database answers (--cache), looked up once before the run: nothing is sent for them, so
+   * none counts against --max-requests or as sent, none is named unanswered, and nothing new is stored.
+   */
+  const fromCache = new Map<
+    SearchRow,
+    NonNullable<ReturnType<NonNullable<typeof memory>['cached']>>['results']
+  >();
   let session: Awaited<ReturnType<typeof openSession>>;
   try {
     session = await openSession(ctx, budget?.hooks);
@@ -111,12 +117,17 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       }
     }
     const seen = new Set(state.seen);
-    quotaCheckForSearches(session, total - state.done - skip.size);
+    plan.unique.forEach((row, index) => {
+      const hit = index >= state.done && !skip.has(index) ? memory?.cached(row) : undefined;
+      if (hit) fromCache.set(row, hit.results);
+    });
+    quotaCheckForSearches(session, total - state.done - skip.size - fromCache.size);
     const sends = recordSends(state, stateFile);
 
     const onStart = async (index: number, row: SearchRow) => {
-      budget?.countStart();
       ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
+      if (fromCache.has(row)) return;
+      budget?.countStart();
       await sends.sending(index, row);
     };
 
@@ -164,11 +175,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       ...(budget ? { budget } : {}),
       signal: ctx.signal,
       search: async (row, signal) => {
-        const hit = memory?.cached(row);
-        if (hit) {
-          fromCache.add(row);
-          return hit.results;
-        }
+        const cached = fromCache.get(row);
+        if (cached) return cached;
         const params = {
           query: row.query,
           location: row.location,
@@ -191,6 +199,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     const totals = {
       sent: state.sent,
       unknown: state.unknown.length,
+      cached: [...fromCache.keys()].filter((row) => plan.unique.indexOf(row) < result.finished).length,
       failed: state.failed.length,
       duplicates: plan.duplicates,
       notRun: total - result.finished - inFlight.length,
