@@ -107,6 +107,9 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
         const problem = await updateLedger(file, (ledger) => addRun(ledger, key, counted, now()));
         if (problem) reportProblem(problem);
       } catch (error) {
+        // Kept, so that a long-lived process (`leadctl mcp` flushes after every call) adds them at its
+        // next write and its daily cap, which reads the ledger plus `run`, still counts them.
+        for (const [day, counts] of counted) run.set(day, addCounts(run.get(day) ?? zeroCounts(), counts));
         const reason =
           error instanceof FileLockedError
             ? `it is locked by another leadctl (remove ${file}.lock if none is running)`
