@@ -173,7 +173,10 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
   // The in-process sandbox is this machine: never through a proxy. A bad base URL is the client's to refuse.
   const direct = target.baseUrlSource === 'sandbox' || !URL.canParse(baseUrl.trim());
   const proxy = direct ? undefined : proxyFor(new URL(baseUrl.trim()), proxies);
-  if (proxy) ui.debug(`proxy: connecting through ${redactUrl(proxy.url)} (from ${proxy.from})`);
+  if (proxy) {
+    ui.debug(`proxy: connecting through ${redactUrl(proxy.url)} (from ${proxy.from})`);
+    explainRun({ proxy: { url: redactUrl(proxy.url), from: proxy.from } });
+  }
   const dispatcher = proxy ? proxyDispatcher(proxies, { connections: 16, timeoutMs }) : undefined;
   const client = new LeadClient({
     baseUrl,

@@ -22,6 +22,8 @@ export interface RunFacts {
   maxWaitSec?: number;
   /** What to do about a rejected key, given where this run's key came from. */
   rejectedKeyHint?: string;
+  /** The proxy this run connects through (redacted), and the variable that set it. */
+  proxy?: { url: string; from: string };
 }
 
 // A 401 or a 429 is created deep in the client, which knows nothing of settings; the session that chose
@@ -54,6 +56,8 @@ const WORTH_WAITING_MS = 60 * 60 * 1000;
 
 export function errorLines(error: unknown, facts: RunFacts = runFacts, nowMs = Date.now()): string[] {
   if (error instanceof LeadError) {
+    const proxied = viaProxy(error, facts);
+    if (proxied) return proxied;
     const hint = cliHint(error, facts, nowMs) ?? error.hint;
     const message = asFlags(error.message);
     return hint ? [`leadctl: ${message}`, asFlags(hint)] : [`leadctl: ${message}`];
@@ -90,6 +94,21 @@ function cliHint(error: LeadError, facts: RunFacts, nowMs: number): string | und
     if (error.kind === 'dns') return 'check the host name in --base-url, and your network connection';
   }
   return undefined;
+}
+
+/**
+ * Through a proxy, leadctl connects to the proxy alone: a refused connection, a failed lookup or an
+ * unreachable network is the proxy's, not the API host's the client names.
+ */
+function viaProxy(error: LeadError, { proxy }: RunFacts): string[] | undefined {
+  if (!proxy || !(error instanceof NetworkError) || !['refused', 'dns', 'unreachable'].includes(error.kind))
+    return undefined;
+  // "cannot reach api.example.com (connection refused) after 4 attempts": the reason and the count stay.
+  const said = /^cannot reach \S+ (\(.*)$/.exec(error.message)?.[1] ?? `(${error.kind})`;
+  return [
+    `leadctl: cannot reach the proxy ${proxy.url} that ${proxy.from} names ${said}`,
+    `check ${proxy.from}, and that the proxy is running; NO_PROXY lists hosts to reach directly`,
+  ];
 }
 
 /** `baseUrl` -> --base-url: the option names a library text uses, as the flags a CLI user types. */

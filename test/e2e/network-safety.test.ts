@@ -1,6 +1,9 @@
 // The built leadctl where networks misbehave, as a user sees it: a search reset after the server read
 // it (one POST, exit 6), a corporate CONNECT proxy, compressed answers and bombs, headers undici
 // refuses, secrets in a base URL, control characters in a path, and a library host that must survive.
+
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -79,6 +82,20 @@ describe('the networks users have', () => {
       `proxy: connecting through ${proxy.url.replace('http://', 'http://***@')}/ (from HTTP_PROXY)`,
     );
     expect(stderr).not.toContain('pw');
+  });
+
+  it('names the proxy, not the API host, when the proxy refuses the connection', async () => {
+    const closed = await closedPort();
+    const { exitCode, stdout, stderr } = await run(['leads', '--json'], {
+      HTTP_PROXY: `http://user:pw@127.0.0.1:${closed}`,
+    });
+    expect(exitCode).toBe(6);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n').slice(-2)).toEqual([
+      `leadctl: cannot reach the proxy http://***@127.0.0.1:${closed}/ that HTTP_PROXY names (connection refused) after 4 attempts`,
+      'check HTTP_PROXY, and that the proxy is running; NO_PROXY lists hosts to reach directly',
+    ]);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('goes direct for a host in no_proxy, as curl does', async () => {
@@ -236,3 +253,12 @@ describe('a host process that embeds the library', () => {
     });
   });
 });
+
+/** A port on 127.0.0.1 that nothing listens on: bound once by the OS, then closed. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
