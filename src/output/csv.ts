@@ -6,10 +6,10 @@
 // (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
 // handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
+import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type RenderOptions, type TextRenderer } from './formats.js';
 import { guardFormula } from './formula.js';
-import { sanitizeForTerminal } from './sanitize.js';
 
 export const CSV_LINE_END = '\r\n';
 

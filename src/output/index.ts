@@ -8,6 +8,7 @@ import { createGeojsonRenderer } from './geojson.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { createTsvRenderer } from './tsv.js';
 
+export { sanitizeForTerminal } from '../text/terminal-text.js';
 export { BrokenPipeError } from './destination.js';
 export {
   type Chunk,
@@ -17,7 +18,6 @@ export {
   type RenderOptions,
 } from './formats.js';
 export { guardFormula, looksLikeFormula } from './formula.js';
-export { sanitizeForTerminal } from './sanitize.js';
 export { type OutputTarget, openOutput } from './target.js';
 
 /**

@@ -3,7 +3,7 @@
 // go straight to JSON.stringify; only items holding objects or arrays take the walk below.
 
 import { ExactNumber, KEY_ORDER } from '../api/exact-number.js';
-import { UNSAFE_FOR_TERMINAL } from './sanitize.js';
+import { UNSAFE_FOR_TERMINAL } from '../text/terminal-text.js';
 
 export function jsonText(value: unknown): string {
   return holdsOnlyPlainValues(value) ? JSON.stringify(value) : (exactJson(value) ?? 'null');
@@ -59,7 +59,7 @@ export function escapeRiskyInJson(text: string): string {
 }
 
 /**
- * For json on a terminal: every character a table would escape (sanitize.ts), as JSON's \uXXXX (UTF-16
+ * For json on a terminal: every character a table would escape (text/terminal-text.ts), as JSON's \uXXXX (UTF-16
  * units), so the parsed value is still identical. Raw tab, CR and LF can only be JSON's own whitespace.
  */
 export function escapeForTerminalJson(text: string): string {

@@ -4,10 +4,11 @@
 // wider than its column is cut with "…", never re-laid out. So the first rows show at once and memory
 // stays bounded whatever the number of rows. Every cell is sanitized for the terminal, numbers are
 // right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
+
+import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { RenderOptions, TextRenderer } from './formats.js';
-import { sanitizeForTerminal } from './sanitize.js';
 
 /** Rows held back to lay out the columns when no page end (flush) comes first. */
 export const SAMPLE_ROWS = 100;

@@ -4,10 +4,11 @@
 // "\xHH" and "\uHHHH" stand for that code point. Reading back: split on tab, then undo the escapes.
 // Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
 // --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
+
+import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type RenderOptions, type TextRenderer } from './formats.js';
 import { guardFormula } from './formula.js';
-import { UNSAFE_FOR_TERMINAL, visibleEscape } from './sanitize.js';
 
 const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'gu');
 

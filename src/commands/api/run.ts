@@ -7,11 +7,11 @@ import { UsageError } from '../../api/errors.js';
 import { parseJsonLossless } from '../../api/exact-json-parser.js';
 import { rawApiUrl, rawPages } from '../../api/raw-request.js';
 import { prettyJson } from '../../output/json-pretty.js';
-import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../output/sanitize.js';
 import { openOutput } from '../../output/target.js';
 import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
+import { UNSAFE_FOR_TERMINAL, visibleEscape } from '../../text/terminal-text.js';
 import { colorAllowed } from '../../ui/ui.js';
 import type { ApiFlags, Field } from './command.js';
 

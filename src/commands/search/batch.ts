@@ -28,10 +28,10 @@ import {
 import type { SearchRow } from '../../batch/validate.js';
 import { joinChunks } from '../../output/formats.js';
 import { createItemRenderer } from '../../output/item-sink.js';
-import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutClause } from '../../output/where.js';
 import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
+import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
 import { quotaCheckForSearches } from '../../usage/recorder.js';

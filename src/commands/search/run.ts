@@ -1,11 +1,11 @@
 // One search: validate everything before the request, then write the results like any list.
 import { UsageError } from '../../api/errors.js';
 import { withItemSink } from '../../output/item-sink.js';
-import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import type { CommandContext } from '../../session.js';
 import { openSession, type Session } from '../../session.js';
+import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { formatCount } from '../../ui/ui.js';
 import type { SearchFlags } from './command.js';
 
