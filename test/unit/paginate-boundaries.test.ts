@@ -177,6 +177,29 @@ it('drops only the item a head read proves gone, not the owed items in front of 
   ]);
 });
 
+it('takes a page of repeats for the server repeating itself unless as many items were deleted', async () => {
+  // Page 2 is answered with page 1's items (each time it is read). Before the head read that judges it, `changed` leads
+  // are saved in front and as many deleted at the tail (the total holds, so the page is not refused).
+  // Ten repeats past the cursor need ten deletions behind them: with nine, accepting the page would
+  // skip lead-30, which the nine saves pushed to the page's last place; with ten, page 3 holds it.
+  const repeatPageOne = (changed: number, repeatedAt: number[]) => {
+    const pageOne = (answer: Answer): Answer => ({ ...answer, items: new FakeList(40).page(1, 10).items });
+    const change = (list: FakeList) => {
+      list.insert(changed);
+      for (let seq = 1; seq <= changed; seq += 1) list.removeId(`lead-${seq}`);
+    };
+    const bent = Object.fromEntries(repeatedAt.map((request) => [request, pageOne]));
+    return scripted(new FakeList(40), { limit: 10, concurrency: 1 }, { 2: change }, bent);
+  };
+  // Requests 1 and 3: page 2, and page 2 read once more.
+  const nine = await repeatPageOne(9, [1, 3]);
+  expect(String(nine.error)).toContain('server answered page 2 with items it had already sent');
+  expect(nine.ids).toEqual(range(40, 31));
+  const ten = await repeatPageOne(10, [1]);
+  expect(ten.error).toBeUndefined();
+  expect(ten.ids).toEqual(range(40, 11));
+});
+
 it('reads each page once at concurrency 1, the page after the cursor and not the one holding it', async () => {
   const { ids, requests } = await scripted(new FakeList(25), { limit: 10, concurrency: 1 });
   expect(ids).toEqual(range(25, 1));
