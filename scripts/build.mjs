@@ -9,7 +9,7 @@
 //   files costs far more than reading one chunk (commander: ~30 ms as a package, a few ms bundled).
 // - undici is bundled through a cut-down entry (build-plugins.mjs) that loads only Agent and request.
 // - Splitting keeps every lazily imported module (each command's run code with the client,
-//   conf, ora, cli-table3, the sandbox) in chunks that load only when a command's action imports them,
+//   conf, ora, exceljs, the sandbox) in chunks that load only when a command's action imports them,
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
 //   set of entries in a chunk of its own: fewer lazy imports, fewer files for a run to load.
@@ -164,7 +164,7 @@ function assertMcpServerBeside(dir) {
 }
 
 /**
- * Bundled CommonJS packages (undici, commander, cli-table3, ajv) require() Node's built-in modules
+ * Bundled CommonJS packages (undici, commander, exceljs, ajv) require() Node's built-in modules
  * through esbuild's __require helper, which looks for a `require` in its own module; an ESM file has
  * none. So the file that defines the helper (one shared chunk; index.js, unsplit, has its own) gets
  * one, on its first line so that its source map stays right. (A banner would have put a createRequire
