@@ -141,9 +141,12 @@ function numberText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ). */
+/**
+ * Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ).
+ * Lower-cased, Turkish İ is i and a combining dot (U+0307); the dot goes, so İstanbul ~ istanbul.
+ */
 function foldCase(text: string): string {
-  return text.normalize('NFC').toUpperCase().toLowerCase();
+  return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('i\u0307', 'i');
 }
 
 /** Code-point order (JS's < orders UTF-16 units, which puts U+FF01 after an emoji). */

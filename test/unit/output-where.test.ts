@@ -109,6 +109,8 @@ describe('--where on text, missing fields and unicode', () => {
     ['name~straße', { name: 'STRASSE 5' }, true],
     ['name~CAFÉ', { name: 'Cafe\u0301 Zoë' }, true],
     ['name~οδος', { name: 'ΟΔΟΣ' }, true],
+    ['address~istanbul', { address: 'Bağdat Cd. 5, İstanbul' }, true],
+    ['address~İSTANBUL', { address: 'istanbul' }, true],
     ['name~東京', { name: 'Café Zoë 東京' }, true],
     ['name~tokyo', { name: 'Café Zoë 東京' }, false],
     ['zip=02134', { zip: '02134' }, true],
