@@ -22,6 +22,15 @@ describe('reconcile', () => {
     ]);
   });
 
+  it('says when items written on a re-read from page 2 may stand out of order', () => {
+    const notices = reconcile(
+      ledger({ startTotal: 35, endTotal: 35, written: 31, changed: true, rereadWritten: 27 }),
+    );
+    expect(notices.slice(-1)).toEqual([
+      "It changed faster than the pages read side by side could vouch for, so the list was read again from page 2: 27 items written then may stand out of the server's order (--concurrency 1 keeps it)",
+    ]);
+  });
+
   it('blames the moving list, not the server, for repeats when the list changed', () => {
     const notices = reconcile(
       ledger({ startTotal: 250, endTotal: 240, written: 240, repeats: 1, changed: true }),

@@ -19,6 +19,11 @@ export interface Ledger {
   stoppedEarly: boolean;
   /** Items before the start page. */
   offset: number;
+  /**
+   * Items written after the pages read side by side could not be vouched for and the walk read the
+   * list again from page 2: each is owed and written once, but may stand behind items after it.
+   */
+  rereadWritten: number;
 }
 
 export function newLedger(): Ledger {
@@ -32,6 +37,7 @@ export function newLedger(): Ledger {
     changed: false,
     stoppedEarly: false,
     offset: 0,
+    rereadWritten: 0,
   };
 }
 
@@ -62,5 +68,11 @@ export function reconcile(ledger: Ledger): string[] {
   notices.push(
     `The list changed during the export (${startTotal} items at the start, ${endTotal} at the end): every item present throughout was written once${savedNote}`,
   );
+  if (ledger.rereadWritten > 0) {
+    const n = ledger.rereadWritten;
+    notices.push(
+      `It changed faster than the pages read side by side could vouch for, so the list was read again from page 2: ${n} ${n === 1 ? 'item' : 'items'} written then may stand out of the server's order (--concurrency 1 keeps it)`,
+    );
+  }
   return notices;
 }

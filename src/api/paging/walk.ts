@@ -73,6 +73,8 @@ class Walk<T extends Record<string, unknown>> {
   /** Filled in from the first page (phase 1). */
   readonly #anchor: Anchor = { total: 0, ids: new Set<string>(), newestMs: Number.POSITIVE_INFINITY };
   readonly #heads: HeadReads<T>;
+  /** The window was not vouched for: the careful walk reads again from page 2, around what it wrote. */
+  #rereading = false;
 
   constructor(fetchPage: FetchPage<T>, options: PaginateOptions) {
     this.requests = new Requests(fetchPage, options.signal);
@@ -179,6 +181,7 @@ class Walk<T extends Record<string, unknown>> {
     // before the first anchor item are items saved meanwhile; after them come the written ones,
     // fewer by what was deleted. Uncertified, only the first page is trusted to have been written.
     const trustedUpTo = head.certified ? this.#cursor.covered : this.#pageSize;
+    this.#rereading = !head.certified;
     if (head.saved === undefined) {
       this.#cursor = { covered: trustedUpTo, total: this.#anchor.total };
       return { done: false, disagreed: head.certified ? disagreed : undefined };
@@ -226,6 +229,7 @@ class Walk<T extends Record<string, unknown>> {
       odd = 0;
       const fresh = await this.#heads.dropSavedDuringRun(verdict.fresh);
       const { batch, stop } = this.#take(fresh, verdict.done);
+      if (this.#rereading) this.#ledger.rereadWritten += batch.length;
       yield* this.#handOut(batch);
       if (stop) return;
     }
