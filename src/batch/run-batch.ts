@@ -20,8 +20,9 @@ export type BatchStop =
  * How many requests the batch may still spend. A search spends one request, plus one for each retry
  * the client makes; `exceeded` aborts the searches in flight when a retry would go over the cap.
  */
-export interface RequestBudget {
-  allowsStart(): boolean;
+export interface RequestBudget<Row = unknown> {
+  /** Whether `row` may start: a request is left, or the row needs none. */
+  allowsStart(row: Row): boolean;
   exceeded: AbortSignal;
 }
 
@@ -33,7 +34,7 @@ export interface BatchEngineOptions<Row, Result> {
   skip?: ReadonlySet<number>;
   concurrency: number;
   /** --max-requests; undefined = no cap. */
-  budget?: RequestBudget;
+  budget?: RequestBudget<Row>;
   signal: AbortSignal;
   search(row: Row, signal: AbortSignal): Promise<Result[]>;
   /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
@@ -92,13 +93,13 @@ export async function runBatchEngine<Row, Result>(
         stop = { kind: 'interrupted' };
         break;
       }
-      if (options.budget && !options.budget.allowsStart()) {
+      const row = rows[next] as Row;
+      if (options.budget && !options.budget.allowsStart(row)) {
         stop = { kind: 'request-cap' };
         break;
       }
       const index = next;
       next += 1;
-      const row = rows[index] as Row;
       if (options.skip?.has(index)) {
         settled.set(index, { kind: 'unknown' });
         await handOn();

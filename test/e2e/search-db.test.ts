@@ -216,6 +216,18 @@ describe.skipIf(!ready)(`search --db and friends${ready ? '' : ` (skipped: ${ski
     expect(capped.exitCode).toBe(0);
     expect(capped.stdout).toBe(cached.stdout);
     expect(await sqliteNumber(db, 'select count(*) from searches')).toBe(3);
+    // A search sent first spends the one request the cap allows; the cached rows after it still run.
+    const mixed = join(dir, 'mixed.csv');
+    await writeFile(
+      mixed,
+      'query,location\nflorist,Austin\nbakery,Austin\nbakery,Austin TX\nbarber,Austin\n',
+    );
+    const sentOne = await runCli(
+      ['search', '--input', mixed, '--db', db, '--cache', '1h', '--max-requests', '1', '--json'],
+      { env: { XDG_CONFIG_HOME: home, LEADCTL_BASE_URL: sandbox.url, LEADCTL_API_KEY: sandbox.apiKey } },
+    );
+    expect(sentOne.stderr).toMatch(/^1 sent, 3 answered from the database, /m);
+    expect(sentOne.exitCode).toBe(0);
   });
 });
 

@@ -61,7 +61,6 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     return runBatchDryRun(plan, input, flags, ctx);
   }
 
-  const budget = flags.maxRequests === undefined ? undefined : requestBudget(flags.maxRequests);
   // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
     ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
@@ -74,6 +73,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     SearchRow,
     NonNullable<ReturnType<NonNullable<typeof memory>['cached']>>['results']
   >();
+  const budget =
+    flags.maxRequests === undefined
+      ? undefined
+      : requestBudget(flags.maxRequests, (row) => fromCache.has(row));
   let session: Awaited<ReturnType<typeof openSession>>;
   try {
     session = await openSession(ctx, budget?.hooks);
@@ -251,14 +254,17 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
 /**
  * --max-requests: every search started spends a request and every retry the client makes one more.
- * A new search starts only while one is left; a retry that would go over the cap stops the batch
+ * A new search starts only while one is left (a row the database answers needs none); a retry that would go over the cap stops the batch
  * (the searches in flight are redone by --resume).
  */
-function requestBudget(maxRequests: number): RequestBudget & { hooks: ClientHooks; countStart(): void } {
+function requestBudget(
+  maxRequests: number,
+  needsNoRequest: (row: SearchRow) => boolean,
+): RequestBudget<SearchRow> & { hooks: ClientHooks; countStart(): void } {
   let spent = 0;
   const exceeded = new AbortController();
   return {
-    allowsStart: () => spent < maxRequests,
+    allowsStart: (row) => needsNoRequest(row) || spent < maxRequests,
     exceeded: exceeded.signal,
     countStart: () => {
       spent += 1;
