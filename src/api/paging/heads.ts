@@ -31,6 +31,8 @@ export interface Head {
   total: number;
   /** Every id of the list, when the read saw the whole of it. */
   all?: Set<string>;
+  /** No written item was in view: every one written so far was deleted, and position tells nothing. */
+  noneWritten: boolean;
 }
 
 export class HeadReads<T> {
@@ -65,16 +67,17 @@ export class HeadReads<T> {
     for (const item of head.items.slice(0, Math.max(0, firstWritten))) this.notOwed.add(idOf(item) ?? '');
     // No written item left in view (the ones written were deleted): position tells nothing, so here
     // alone a time newer than anything on the first page decides.
-    if (firstWritten < 0) {
+    const noneWritten = firstWritten < 0;
+    if (noneWritten) {
       for (const item of head.items) if (this.newerThanAnchor(item)) this.notOwed.add(idOf(item) ?? '');
     }
     if (saved < 0) {
       this.#uncountable = true;
-      return all ? { total, all } : { total };
+      return all ? { total, all, noneWritten } : { total, noneWritten };
     }
     this.#deleted = deletedSinceAnchor(this.anchor.total, saved, total);
     this.ledger.savedUnseen = Math.max(this.ledger.savedUnseen, saved);
-    return all ? { saved, total, all } : { saved, total };
+    return all ? { saved, total, all, noneWritten } : { saved, total, noneWritten };
   }
 
   /**
@@ -138,6 +141,10 @@ export class HeadReads<T> {
       // A head read that saw the whole list proves the hinted items it did not see gone: not owed.
       if (head.all)
         for (const item of fresh) if (unplaced(item) && !head.all.has(id(item))) this.gone.add(id(item));
+      // With no written item in view, a time newer than the first page's decides, on this page too.
+      if (head.noneWritten)
+        for (const item of fresh)
+          if (unplaced(item) && this.newerThanAnchor(item)) this.notOwed.add(id(item));
     }
     // On one page, whatever stands in front of a new item is new too; a gone item takes only itself
     // (an old item still owed may stand in front of it).

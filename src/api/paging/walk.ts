@@ -173,7 +173,12 @@ class Walk<T extends Record<string, unknown>> {
    */
   async #certifyWindow({ trusted, stop, disagreed }: WindowRead<T>): Promise<Resume<T>> {
     const reachedEnd = () => stop || this.#cursor.covered >= this.#cursor.total;
-    if (trusted === 0) return disagreed ? { done: false, disagreed } : { done: reachedEnd() };
+    // Page 2 alone needs no vouching when the window ends with it. When a later page disagreed, that
+    // page was read alongside page 2, its snapshot maybe the earlier, so it cannot be judged against
+    // the cursor page 2 left: the head read vouches for page 2 (a page of items saved meanwhile agrees
+    // with the anchor) and the walk goes on from its snapshot.
+    if (disagreed?.page === 2) return { done: false, disagreed };
+    if (trusted === 0 && !disagreed) return { done: reachedEnd() };
     const head = await this.#heads.certify(this.#pageSize);
     if (!head.certified && stop) throw uncertifiable(this.#ledger, this.#progress.itemsYielded);
     if (head.certified && !disagreed) return { done: reachedEnd() };
