@@ -1,8 +1,9 @@
-// What the commands share on the command line (the global options are in src/global-options.ts): the option groups of cli.md's "Output" and
-// "Paging" tables, defined once so that leads, history and search spell them the same way, and the
-// argument parsers that check a value before anything heavy loads or any request is sent (they throw
-// InvalidArgumentError, which commander reports as a usage error: exit 2). The parsed types come from
-// these definitions (@commander-js/extra-typings): a flag added here is typed everywhere it is read.
+// What the commands share on the command line (the global options are in src/global-options.ts):
+// the option groups of cli.md's "Output" and "Paging" tables, defined once so that leads, history
+// and search spell them the same way, and the argument parsers that check a value before anything
+// heavy loads or any request is sent (they throw InvalidArgumentError, which commander reports as a
+// usage error: exit 2). The parsed types come from these definitions (@commander-js/extra-typings):
+// a flag added here is typed everywhere it is read.
 import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import { splitFieldList } from '../output/field-choice.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';

@@ -59,8 +59,8 @@ export function escapeRiskyInJson(text: string): string {
 }
 
 /**
- * For json on a terminal: every character a table would escape (text/terminal-text.ts), as JSON's \uXXXX (UTF-16
- * units), so the parsed value is still identical. Raw tab, CR and LF can only be JSON's own whitespace.
+ * For json on a terminal: every character a table would escape (text/terminal-text.ts), as JSON's
+ * \uXXXX (UTF-16 units), so the parsed value is still identical. Raw tab, CR and LF can only be JSON's own whitespace.
  */
 export function escapeForTerminalJson(text: string): string {
   return text.replace(UNSAFE_FOR_TERMINAL, (char) => {

@@ -40,7 +40,7 @@ export class HeadReads<T> {
   readonly notOwed = new Set<string>();
   /** Ids proven gone: deleted since their page was read, so not owed either, but not new. */
   readonly gone = new Set<string>();
-  /** The anchor's items found deleted by the latest head read that could count them (deletions are permanent). */
+  /** The anchor's items found deleted by the latest head read that could count them (they stay so). */
   #deleted = 0;
   /** A head read lost sight of the anchor's first page: the list changed more than a read can count. */
   #uncountable = false;

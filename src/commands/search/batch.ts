@@ -69,10 +69,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
    * Rows the database answers (--cache), looked up once before the run: nothing is sent for them, so
    * none counts against --max-requests or as sent, none is named unanswered, and nothing new is stored.
    */
-  const fromCache = new Map<
-    SearchRow,
-    NonNullable<ReturnType<NonNullable<typeof memory>['cached']>>['results']
-  >();
+  const fromCache = new Map<SearchRow, Item[]>();
+  let answeredFromCache = 0;
   const budget =
     flags.maxRequests === undefined
       ? undefined
@@ -153,7 +151,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         await output.write(joinChunks(flushed === undefined ? chunks : [...chunks, flushed]));
         state.results += kept.length;
         state.searched += 1;
-        if (!fromCache.has(row)) memory?.record(row, outcome.results);
+        if (fromCache.has(row)) answeredFromCache += 1;
+        else memory?.record(row, outcome.results);
       } else {
         const message =
           outcome.error instanceof ValidationError
@@ -202,7 +201,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     const totals = {
       sent: state.sent,
       unknown: state.unknown.length,
-      cached: [...fromCache.keys()].filter((row) => plan.unique.indexOf(row) < result.finished).length,
+      cached: answeredFromCache,
       failed: state.failed.length,
       duplicates: plan.duplicates,
       notRun: total - result.finished - inFlight.length,
@@ -254,8 +253,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
 /**
  * --max-requests: every search started spends a request and every retry the client makes one more.
- * A new search starts only while one is left (a row the database answers needs none); a retry that would go over the cap stops the batch
- * (the searches in flight are redone by --resume).
+ * A new search starts only while one is left (a row the database answers needs none); a retry that
+ * would go over the cap stops the batch (the searches in flight are redone by --resume).
  */
 function requestBudget(
   maxRequests: number,
