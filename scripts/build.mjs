@@ -13,7 +13,7 @@
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
 //   set of entries in a chunk of its own: fewer lazy imports, fewer files for a run to load.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'esbuild';
@@ -21,8 +21,13 @@ import { legacyBufferPlugin, standInsPlugin, undiciCorePlugin } from './build-pl
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
+// Built beside dist/ and moved in only when whole: a linked `leadctl` that starts meanwhile runs the
+// previous build, never a half-written one (installBuild() says how).
+const building = `dist.${process.pid}.building`;
+process.on('exit', () => rmSync(building, { recursive: true, force: true }));
+
 const common = {
-  outdir: 'dist',
+  outdir: building,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -37,7 +42,7 @@ const common = {
   alias: { '@commander-js/extra-typings': 'commander' },
 };
 
-rmSync('dist', { recursive: true, force: true });
+rmSync(building, { recursive: true, force: true });
 const builds = [];
 // The CLI, split at its lazy imports. The library is built on its own: built together, every module
 // both reach (errors, version, since, …) became a tiny shared chunk, each a separate file for the
@@ -59,7 +64,7 @@ builds.push(
     plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
   }),
 );
-assertMcpServerBeside('dist');
+assertMcpServerBeside(building);
 // The library in one file: a program that imports it wants the client, which is most of it anyway.
 // Once as ESM (`import`), once as CommonJS (`require`): a require() of the ESM file works only on
 // Node 22.12+, and not at all while anything in it awaits at top level.
@@ -79,10 +84,27 @@ builds.push(
     plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
   }),
 );
-giveRequireToHelpers('dist');
-trimSourceMaps('dist');
-writeBundledLicenses('dist', builds);
-writeLibraryTypes('dist');
+giveRequireToHelpers(building);
+trimSourceMaps(building);
+writeBundledLicenses(building, builds);
+writeLibraryTypes(building);
+installBuild(building, 'dist');
+
+/**
+ * Swaps the whole new build in with two renames, so dist/ is missing only between them (microseconds,
+ * where an in-place build left it empty or half-written for the ~30 s of a build).
+ */
+function installBuild(from, to) {
+  const old = `${to}.${process.pid}.old`;
+  rmSync(old, { recursive: true, force: true });
+  try {
+    renameSync(to, old);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  renameSync(from, to);
+  rmSync(old, { recursive: true, force: true });
+}
 
 /**
  * The public API's declarations in one file (what src/index.ts exports, and the types those name),
