@@ -19,9 +19,12 @@ let consumer: string;
 let installed: string;
 let packedFiles: string[];
 let sandbox: SandboxHandle;
+/** A server whose daily limit is spent until 2030-01-02, by its own clock: every request is a 429. */
+let spent: SandboxHandle;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ leads: 30 });
+  spent = await startSandbox({ dailyLimit: 0, now: () => Date.UTC(2030, 0, 1, 12) });
   const packs = tempDir('pack');
   // --ignore-scripts: dist/ is already built by `npm test`; rebuilding it here would pull it from
   // under the e2e tests running beside this one.
@@ -41,13 +44,16 @@ beforeAll(async () => {
   );
   installed = join(consumer, 'node_modules/leadctl');
 }, SLOW);
-afterAll(() => sandbox?.close());
+afterAll(async () => {
+  await sandbox?.close();
+  await spent?.close();
+});
 
-const sandboxEnv = () => ({
-  LEADCTL_TEST_BASE_URL: sandbox.url,
-  LEADCTL_TEST_API_KEY: sandbox.apiKey,
-  LEADCTL_BASE_URL: sandbox.url,
-  LEADCTL_API_KEY: sandbox.apiKey,
+const sandboxEnv = (server = sandbox) => ({
+  LEADCTL_TEST_BASE_URL: server.url,
+  LEADCTL_TEST_API_KEY: server.apiKey,
+  LEADCTL_BASE_URL: server.url,
+  LEADCTL_API_KEY: server.apiKey,
 });
 
 describe('the packed package', () => {
@@ -141,10 +147,15 @@ const LIBRARY_EXAMPLES = [...LIBRARY_PAGE.matchAll(/^```js\n([\s\S]*?)^```/gm)].
 }));
 
 /**
- * What each example prints, found by a line of its code (every example must match exactly one), and
- * what the sandbox must have received from it.
+ * What each example prints, found by a line of its code (every example must match exactly one), what
+ * the sandbox must have received from it, and which sandbox it runs against (default: `sandbox`).
  */
-const PRINTS: [code: RegExp, stdout: RegExp, received?: (requests: RecordedRequest[]) => void][] = [
+const PRINTS: [
+  code: RegExp,
+  stdout: RegExp,
+  received?: ((requests: RecordedRequest[]) => void) | undefined,
+  against?: () => SandboxHandle,
+][] = [
   [
     /examples\/library\.mjs/,
     /^30 saved leads; newest: \S.*\n\d+ plumbers near Austin\n\d+ leads saved in the last 7 days have a phone number$/,
@@ -164,7 +175,12 @@ const PRINTS: [code: RegExp, stdout: RegExp, received?: (requests: RecordedReque
     /logger:/,
     /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/leads\?page=1&limit=1\nGET \S+ answered 200\nAuthorization as logged: Bearer …3333$/,
   ],
-  [/onRateLimit:/, /^\d+ searches in the history$/],
+  [
+    /onRateLimit:/,
+    /^limited until 2030-01-02T00:00:00\.000Z; waiting: false\nnot now: rate limit reached \(Daily limit of 0 requests reached; .*\): onRateLimit chose not to wait; the server allows more requests at .*$/,
+    undefined,
+    () => spent,
+  ],
   [/since: '30d'/, /^\d+ leads of the last 30 days have a phone; \d+ plumbers found$/],
   [/ExactNumber/, /^[^\n]+ \(\S+\): rated (never|[\d.]+)\ntrue$/],
   [
@@ -201,14 +217,15 @@ describe('the examples of docs/library.md, from the installed package', () => {
     ]),
   )('%s', async (_, file, code) => {
     writeFileSync(join(consumer, file), file.endsWith('.cjs') ? asCommonJs(code) : code);
-    const [, stdout, received] = PRINTS.find(([matches]) => matches.test(code)) ?? [];
-    const before = sandbox.requests.length;
-    const run = await execa('node', [file], { cwd: consumer, reject: false, env: sandboxEnv() });
+    const [, stdout, received, against] = PRINTS.find(([matches]) => matches.test(code)) ?? [];
+    const server = against?.() ?? sandbox;
+    const before = server.requests.length;
+    const run = await execa('node', [file], { cwd: consumer, reject: false, env: sandboxEnv(server) });
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(stdout as RegExp);
-    expect(run.stdout).not.toContain(sandbox.apiKey);
-    received?.(sandbox.requests.slice(before));
+    expect(run.stdout).not.toContain(server.apiKey);
+    received?.(server.requests.slice(before));
   });
 });
 
