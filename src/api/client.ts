@@ -71,18 +71,14 @@ interface Call<T> {
   parse: (response: RawResponse) => T;
 }
 
-/** What one logical call has seen so far: its errors and its withResponse() carry it. */
+/** One logical call: what it sends every attempt, and what it has seen (its errors and withResponse() carry it). */
 interface CallState {
-  attempts: number;
-  status?: number;
-  headers?: Headers;
-}
-
-interface AttemptContext {
   signal: AbortSignal | undefined;
   timeoutMs: number;
-  state: CallState;
   headers: Record<string, string>;
+  attempts: number;
+  status?: number;
+  answer?: Headers;
 }
 
 export class LeadClient {
@@ -270,7 +266,6 @@ export class LeadClient {
       throw new UsageError('this LeadClient is closed', 'create a new LeadClient to send more');
     const { signal } = options;
     const retries = options.retries ?? this.#policy.retries;
-    const state: CallState = { attempts: 0 };
     const onRateLimit = this.#onRateLimit;
     const policy: RetryPolicy = {
       ...this.#policy,
@@ -280,7 +275,7 @@ export class LeadClient {
       ...(onRateLimit && {
         onRateLimit: (wait) => {
           const { method, url } = call;
-          return onRateLimit({ ...wait, method, url: url.href, requestId: requestIdOf(state.headers) });
+          return onRateLimit({ ...wait, method, url: url.href, requestId: requestIdOf(state.answer) });
         },
       }),
     };
@@ -294,31 +289,26 @@ export class LeadClient {
       authorization: this.#authorization,
       ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
     };
-    const context: AttemptContext = {
+    const state: CallState = {
       signal,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      state,
       headers,
+      attempts: 0,
     };
     try {
-      const data = await withRetries(
-        (n) => this.#attempt(call, n, context),
-        policy,
-        this.#clock,
-        this.#hooks,
-        signal,
-      );
-      const response = { status: state.status ?? 0, headers: flatHeaders(state.headers ?? {}) };
-      return { data, response: { ...response, requestId: requestIdOf(state.headers) } };
+      const attempt = (n: number) => this.#attempt(call, n, state);
+      const data = await withRetries(attempt, policy, this.#clock, this.#hooks, signal);
+      const response = { status: state.status ?? 0, headers: flatHeaders(state.answer ?? {}) };
+      return { data, response: { ...response, requestId: requestIdOf(state.answer) } };
     } catch (error) {
       throw this.#annotate(signal?.aborted ? abortErrorFor(signal.reason) : error, call, state);
     }
   }
 
-  async #attempt<T>(call: Call<T>, attempt: number, context: AttemptContext): Promise<AttemptOutcome<T>> {
+  async #attempt<T>(call: Call<T>, attempt: number, state: CallState): Promise<AttemptOutcome<T>> {
     const { method, url, body } = call;
     this.#hooks.beforeAttempt?.({ method, url: url.href, attempt });
-    context.state.attempts = attempt;
+    state.attempts = attempt;
     const started = process.hrtime.bigint();
     const tracker: SendTracker | undefined = isRepeatable(method) ? undefined : { written: false };
     const report = (event: { status?: number; error?: string }) =>
@@ -333,8 +323,8 @@ export class LeadClient {
     let response: Exchanged;
     try {
       response = await exchange({
-        ...{ method, url, body, headers: context.headers, timeoutMs: context.timeoutMs, tracker },
-        ...{ maxBodyBytes: this.#maxBodyBytes, dispatcher: this.#dispatcher, signal: context.signal },
+        ...{ method, url, body, headers: state.headers, timeoutMs: state.timeoutMs, tracker },
+        ...{ maxBodyBytes: this.#maxBodyBytes, dispatcher: this.#dispatcher, signal: state.signal },
         log: this.#log && ((message, details) => this.#log?.(message, { ...details, attempt })),
       });
     } catch (failure) {
@@ -345,8 +335,8 @@ export class LeadClient {
       return { kind: 'network', error: failure };
     }
     const { status, headers, text } = response;
-    context.state.headers = headers;
-    context.state.status = status;
+    state.answer = headers;
+    state.status = status;
     report({ status });
     this.#noticeDeprecation(headers);
     const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
@@ -363,14 +353,14 @@ export class LeadClient {
     if (!(error instanceof LeadError)) return error;
     error.url ??= call.url.href;
     error.attempts ??= state.attempts;
-    if (state.headers) error.headers ??= flatHeaders(state.headers);
-    error.requestId ??= requestIdOf(state.headers);
+    if (state.answer) error.headers ??= flatHeaders(state.answer);
+    error.requestId ??= requestIdOf(state.answer);
     if (error.retryAfterMs === undefined) {
       const now = this.#clock.now();
       const at =
         error instanceof RateLimitedError && error.resetAt
           ? error.resetAt.getTime()
-          : parseRetryAfterHeader(state.headers && firstHeader(state.headers, 'retry-after'), now);
+          : parseRetryAfterHeader(state.answer && firstHeader(state.answer, 'retry-after'), now);
       if (at !== undefined) error.retryAfterMs = Math.max(0, at - now);
     }
     return error;

@@ -144,16 +144,8 @@ export function flatHeaders(headers: Headers): Record<string, string> {
   return flat;
 }
 
-/** Where servers put a request's id: the de facto X-Request-Id, then Stripe's, AWS's, Azure's... */
-const REQUEST_ID_HEADERS = [
-  'x-request-id',
-  'request-id',
-  'x-amzn-requestid',
-  'x-amz-request-id',
-  'x-ms-request-id',
-  'x-correlation-id',
-  'cf-ray',
-];
+/** Where servers put a request's id: the de facto X-Request-Id, Stripe's, AWS's, others', Cloudflare's. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id', 'cf-ray'];
 
 export function requestIdOf(headers: Headers | undefined): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
