@@ -7,7 +7,11 @@ export type {
   DeprecationEvent,
   LeadClientOptions,
   ListAllOptions,
+  Logger,
+  RateLimitInfo,
   RequestOptions,
+  ResponseInfo,
+  ResponsePromise,
   WaitEvent,
 } from './api/client.js';
 export { LeadClient } from './api/client.js';

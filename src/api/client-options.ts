@@ -2,7 +2,7 @@
 // UsageError naming the option, never a TypeError from deep inside.
 
 import { UsageError } from './errors.js';
-import type { WaitEvent } from './retry.js';
+import type { RateLimitWait, WaitEvent } from './retry.js';
 import type { Clock } from './timestamp.js';
 
 export interface AttemptEvent {
@@ -71,7 +71,44 @@ export interface LeadClientOptions {
    * (ProtocolError) once this much has arrived. Default 16 MiB (a page of 100 leads is about 30 KB).
    */
   maxBodyBytes?: number;
+  /**
+   * Sent with every request; a call's own `headers` win. Authorization, Idempotency-Key and
+   * Accept-Encoding are refused (a UsageError): the client sets them (`apiKey`, `idempotencyKey`).
+   */
+  headers?: Record<string, string>;
+  /** Told each request, answer, failure and wait, the key masked in every URL, header and body. */
+  logger?: Logger;
+  /**
+   * Asked at each 429 the client could wait out, in place of `maxWaitMs` and the count of waits:
+   * true (or a promise of it) waits `info.waitMs` and sends the call again, false rejects at once
+   * with RateLimitedError. A 429 whose wait cannot be read is never waited on.
+   */
+  onRateLimit?(info: RateLimitInfo): boolean | Promise<boolean>;
 }
+
+/** `console` is one; a line of text, then its facts. */
+export interface Logger {
+  debug(message: string, details: Record<string, unknown>): void;
+}
+
+/** A 429 as `onRateLimit` sees it. */
+export interface RateLimitInfo extends RateLimitWait {
+  method: string;
+  url: string;
+  requestId: string | undefined;
+}
+
+/** A call's answer beside its typed result: `await client.listLeads(...).withResponse()`. */
+export interface ResponseInfo {
+  status: number;
+  headers: Record<string, string>;
+  requestId: string | undefined;
+}
+
+/** What every call returns: a promise of its result, and of the result with its answer. */
+export type ResponsePromise<T> = Promise<T> & {
+  withResponse(): Promise<{ data: T; response: ResponseInfo }>;
+};
 
 /**
  * An undici Dispatcher (Agent, ProxyAgent, EnvHttpProxyAgent...), typed by the methods the client
@@ -92,6 +129,10 @@ export interface CallOptions {
   retries?: number;
   /** Longest single wait on a 429 (or a 503's Retry-After). */
   maxWaitMs?: number;
+  /** Sent as `Idempotency-Key` on every attempt of this call (a POST gets a random one otherwise). */
+  idempotencyKey?: string;
+  /** Over the client's `headers`, with the same refusals. */
+  headers?: Record<string, string>;
 }
 
 type Check = (value: unknown) => boolean;
@@ -121,8 +162,38 @@ const WANTS: Record<string, [Check, string]> = {
     (v) => object(v) && fn((v as DispatcherLike).dispatch),
     'an undici Dispatcher (Agent, ProxyAgent...)',
   ],
+  logger: [(v) => object(v) && fn((v as Logger).debug), 'an object with a debug() method, such as console'],
+  onRateLimit: [fn, 'a function returning true to wait'],
   signal: [(v) => v instanceof AbortSignal, 'an AbortSignal'],
+  idempotencyKey: [
+    (v) => typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v),
+    '1 to 255 visible ASCII characters, such as a UUID',
+  ],
 };
+
+const CALL_ONLY = ['signal', 'idempotencyKey'];
+
+/** What the client alone sets, and where the caller sets it instead. */
+const CLIENT_HEADERS: Record<string, string> = {
+  authorization: 'the key goes in `apiKey`, where logs and errors mask it',
+  'idempotency-key': 'give a call its own with the `idempotencyKey` call option',
+  'accept-encoding': 'the client asks for gzip and br and decodes them itself, within `maxBodyBytes`',
+};
+
+function checkHeaders(headers: unknown, where: string): void {
+  if (headers === undefined) return;
+  if (!object(headers) || Array.isArray(headers))
+    throw new UsageError(`${where}headers must be an object of names and values (got ${describe(headers)})`);
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    const ours = CLIENT_HEADERS[name.toLowerCase()];
+    if (ours) throw new UsageError(`${where}headers may not set ${name}`, ours);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string' || /[\0\r\n]/.test(value)) {
+      throw new UsageError(
+        `${where}headers: ${describe(name)} must be a header name with a one-line text value (got ${describe(value)})`,
+      );
+    }
+  }
+}
 
 function checkEach(options: Record<string, unknown>, names: readonly string[], where: string): void {
   for (const name of names) {
@@ -148,9 +219,10 @@ export function checkClientOptions(options: unknown): asserts options is Record<
   }
   checkEach(
     given,
-    Object.keys(WANTS).filter((name) => name !== 'signal'),
+    Object.keys(WANTS).filter((name) => !CALL_ONLY.includes(name)),
     '',
   );
+  checkHeaders(given.headers, '');
 }
 
 /** A call's own options (its second argument). */
@@ -159,9 +231,10 @@ export function checkCallOptions(options: unknown): CallOptions {
   if (!object(options)) throw new UsageError(`call options must be an object (got ${describe(options)})`);
   checkEach(
     options as Record<string, unknown>,
-    ['signal', 'timeoutMs', 'retries', 'maxWaitMs'],
+    ['timeoutMs', 'retries', 'maxWaitMs', ...CALL_ONLY],
     'call option ',
   );
+  checkHeaders((options as CallOptions).headers, 'call option ');
   return options as CallOptions;
 }
 

@@ -7,18 +7,25 @@ import {
   type ClientHooks,
   checkCallOptions,
   checkClientOptions,
-  type DeprecationEvent,
   type LeadClientOptions,
+  type ResponseInfo,
+  type ResponsePromise,
 } from './client-options.js';
 import { abortErrorFor, ExitCode, LeadError, NetworkError, RateLimitedError, UsageError } from './errors.js';
-import { type Exchanged, exchange, type SendTracker } from './exchange.js';
 import {
-  clientErrorFor,
-  mayHaveRun,
-  networkErrorFor,
-  redirectError,
-  unexpectedFailure,
-} from './http-errors.js';
+  type CallLog,
+  deprecationOf,
+  type Exchanged,
+  elapsedMs,
+  exchange,
+  firstHeader,
+  flatHeaders,
+  type Headers,
+  maskedLog,
+  requestIdOf,
+  type SendTracker,
+} from './exchange.js';
+import { clientErrorFor, mayHaveRun, redirectError } from './http-errors.js';
 import { failing, flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
 import {
   maxBodyBytesFrom,
@@ -27,11 +34,18 @@ import {
   parseSearchResponse,
   type RawResponse,
 } from './parse-response.js';
-import { type AttemptOutcome, parseRetryAfterHeader, type RetryPolicy, withRetries } from './retry.js';
+import { checkRawRequest } from './raw-request.js';
+import {
+  type AttemptOutcome,
+  parseRetryAfterHeader,
+  type RetryPolicy,
+  type WaitEvent,
+  withRetries,
+} from './retry.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
 import { oneLine } from './server-message.js';
 import { type Clock, systemClock } from './timestamp.js';
-import { apiUrl, assertKeyTransportIsSafe, redactUrl, resolveApiRoot } from './url.js';
+import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
 export type {
   AttemptEvent,
@@ -39,6 +53,10 @@ export type {
   ClientHooks,
   DeprecationEvent,
   LeadClientOptions,
+  Logger,
+  RateLimitInfo,
+  ResponseInfo,
+  ResponsePromise,
 } from './client-options.js';
 export type { ListAllOptions } from './paging/index.js';
 export type { WaitEvent } from './retry.js';
@@ -46,36 +64,39 @@ export type { WaitEvent } from './retry.js';
 /** Per-call options: `signal`, and overrides of the client's `timeoutMs`, `retries`, `maxWaitMs`. */
 export type RequestOptions = CallOptions;
 
-const DEPRECATION_HEADERS = {
-  deprecation: 'deprecation',
-  sunset: 'sunset',
-  notice: 'x-api-deprecation-notice',
-} as const;
-
 interface Call<T> {
   method: string;
   url: URL;
-  body?: string;
+  body?: string | undefined;
   parse: (response: RawResponse) => T;
 }
 
-/** What one logical call has seen so far: its errors carry it. */
+/** One logical call: what it sends every attempt, and what it has seen (its errors and withResponse() carry it). */
 interface CallState {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  headers: Record<string, string>;
   attempts: number;
-  headers?: Record<string, string | string[] | undefined>;
+  status?: number;
+  answer?: Headers;
 }
 
 export class LeadClient {
   readonly #root: URL;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  /** The client's headers, without the key. */
   readonly #headers: Record<string, string>;
+  readonly #authorization: string;
+  readonly #log: CallLog | undefined;
+  readonly #onRateLimit: LeadClientOptions['onRateLimit'];
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
   readonly #clock: Clock;
   readonly #hooks: ClientHooks;
   readonly #maxBodyBytes: number;
   #deprecationReported = false;
+  #closed: Promise<void> | undefined;
 
   constructor(options: LeadClientOptions) {
     checkClientOptions(options);
@@ -104,12 +125,21 @@ export class LeadClient {
       random: options.random ?? Math.random,
     };
     this.#clock = options.clock ?? systemClock;
-    this.#hooks = options.hooks ?? {};
+    this.#log = options.logger && maskedLog(options.logger, apiKey);
+    const hooks = options.hooks ?? {};
+    // Waits reach the logger through the hook the retry loop calls.
+    const onWait = (event: WaitEvent) => {
+      this.#log?.(`wait ${event.waitMs} ms after ${event.failure}`, { ...event });
+      hooks.onWait?.(event);
+    };
+    this.#hooks = { ...hooks, onWait };
+    this.#onRateLimit = options.onRateLimit;
     this.#headers = {
-      authorization: `Bearer ${apiKey}`,
       'user-agent': options.userAgent ?? 'leadctl',
       accept: 'application/json',
+      ...lowerCaseNames(options.headers),
     };
+    this.#authorization = `Bearer ${apiKey}`;
     this.#ownsDispatcher = options.dispatcher === undefined;
     // The agent's own timeouts are a backstop; each request passes its deadline's length too.
     // Checked to have dispatch(); compose() (send tracking) is on every undici Dispatcher since 6.
@@ -128,17 +158,21 @@ export class LeadClient {
     return this.#root.href;
   }
 
-  async listLeads(params: { page?: number; limit?: number }, options?: RequestOptions): Promise<LeadsPage> {
-    const url = apiUrl(this.#root, 'leads', { page: params?.page, limit: params?.limit });
-    return this.#call({ method: 'GET', url, parse: (r) => parseLeadsPage(r, params) }, options);
+  listLeads(params: { page?: number; limit?: number }, options?: RequestOptions): ResponsePromise<LeadsPage> {
+    return this.#send(() => {
+      const url = apiUrl(this.#root, 'leads', { page: params?.page, limit: params?.limit });
+      return { method: 'GET', url, parse: (r) => parseLeadsPage(r, params) };
+    }, options);
   }
 
-  async listHistory(
+  listHistory(
     params: { page?: number; limit?: number },
     options?: RequestOptions,
-  ): Promise<HistoryPage> {
-    const url = apiUrl(this.#root, 'history', { page: params?.page, limit: params?.limit });
-    return this.#call({ method: 'GET', url, parse: (r) => parseHistoryPage(r, params) }, options);
+  ): ResponsePromise<HistoryPage> {
+    return this.#send(() => {
+      const url = apiUrl(this.#root, 'history', { page: params?.page, limit: params?.limit });
+      return { method: 'GET', url, parse: (r) => parseHistoryPage(r, params) };
+    }, options);
   }
 
   /**
@@ -147,15 +181,16 @@ export class LeadClient {
    * sent it fails (NetworkError) rather than spend a second live search. Every attempt carries the
    * same `Idempotency-Key`.
    */
-  async search(
+  search(
     params: { query: string; location: string; radius?: number },
     options?: RequestOptions,
-  ): Promise<SearchResponse> {
-    const { query, location, radius } = params;
-    const body = JSON.stringify({ query, location, ...(radius === undefined ? {} : { radius }) });
-    const url = apiUrl(this.#root, 'search');
-    const parse = (r: RawResponse) => parseSearchResponse(r, params);
-    return this.#call({ method: 'POST', url, body, parse }, options);
+  ): ResponsePromise<SearchResponse> {
+    return this.#send(() => {
+      const { query, location, radius } = params;
+      const body = JSON.stringify({ query, location, ...(radius === undefined ? {} : { radius }) });
+      const parse = (r: RawResponse) => parseSearchResponse(r, params);
+      return { method: 'POST', url: apiUrl(this.#root, 'search'), body, parse };
+    }, options);
   }
 
   /**
@@ -167,7 +202,7 @@ export class LeadClient {
   paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
   paginate(resource: 'leads' | 'history', options?: ListAllOptions): AsyncIterable<Lead | HistoryEntry>;
   paginate(resource: 'leads' | 'history', options: ListAllOptions = {}): AsyncIterable<Lead | HistoryEntry> {
-    return flattenPages(this.paginatePages(resource, options));
+    return flattenPages(this.paginatePages(resource, options), options?.signal);
   }
 
   /** The items of paginate(), in batches of up to a page: cheaper when writing many items at once. */
@@ -194,150 +229,123 @@ export class LeadClient {
    * a 2xx answer comes back as read, any other status as its typed error. For `leadctl api`. A method
    * other than GET or HEAD is not sent again once it may have reached the server.
    */
-  async request(
+  request(
     method: string,
     url: URL,
     options: RequestOptions & { body?: string } = {},
-  ): Promise<RawResponse> {
-    if (typeof method !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method)) {
-      throw new UsageError(
-        `method must be an HTTP method such as GET or POST (got ${oneLine(String(method), 40)})`,
-      );
-    }
-    if (!(url instanceof URL)) {
-      throw new UsageError(
-        `url must be a URL object, such as new URL('leads?limit=5', client.apiRoot) (got a ${typeof url})`,
-      );
-    }
-    if (!url.href.startsWith(this.#root.href)) {
-      throw new UsageError(`${redactUrl(url.href)} is not under the API root ${this.#root.href}`);
-    }
-    const call: Call<RawResponse> = { method: method.toUpperCase(), url, parse: (r) => r };
-    if (options.body !== undefined) call.body = options.body;
-    return this.#call(call, options);
+  ): ResponsePromise<RawResponse> {
+    return this.#send(() => {
+      checkRawRequest(this.#root, method, url);
+      return { method: method.toUpperCase(), url, body: options.body, parse: (r: RawResponse) => r };
+    }, options);
   }
 
+  /** Closes the connection pool (not a `dispatcher` you gave). Calls after it reject; closing again is a no-op. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    this.#closed ??= this.#ownsDispatcher ? this.#dispatcher.close() : Promise.resolve();
+    await this.#closed;
   }
 
-  async #call<T>(call: Call<T>, given: RequestOptions | undefined): Promise<T> {
+  /** A call as callers get it: its result, or with withResponse() its result and answer. */
+  #send<T>(build: () => Call<T>, options: RequestOptions | undefined): ResponsePromise<T> {
+    const called = (async () => this.#call(build(), options))();
+    const data = called.then((answer) => answer.data);
+    const withResponse = () => {
+      data.catch(() => {}); // the caller awaits `called` instead: no unhandled rejection of its twin
+      return called;
+    };
+    return Object.assign(data, { withResponse });
+  }
+
+  async #call<T>(
+    call: Call<T>,
+    given: RequestOptions | undefined,
+  ): Promise<{ data: T; response: ResponseInfo }> {
     const options = checkCallOptions(given);
+    if (this.#closed)
+      throw new UsageError('this LeadClient is closed', 'create a new LeadClient to send more');
     const { signal } = options;
     const retries = options.retries ?? this.#policy.retries;
+    const onRateLimit = this.#onRateLimit;
     const policy: RetryPolicy = {
       ...this.#policy,
       retries,
       ...(options.retries === undefined ? {} : { rateLimitWaits: Math.max(retries, 5) }),
       ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+      ...(onRateLimit && {
+        onRateLimit: (wait) => {
+          const { method, url } = call;
+          return onRateLimit({ ...wait, method, url: url.href, requestId: requestIdOf(state.answer) });
+        },
+      }),
     };
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const state: CallState = { attempts: 0 };
     // One key for every attempt of this call: a server that honours it never runs the call twice.
-    const idempotencyKey = isRepeatable(call.method) ? undefined : globalThis.crypto.randomUUID();
+    const idempotencyKey =
+      options.idempotencyKey ?? (isRepeatable(call.method) ? undefined : globalThis.crypto.randomUUID());
+    const headers = {
+      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...this.#headers,
+      ...lowerCaseNames(options.headers),
+      authorization: this.#authorization,
+      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+    };
+    const state: CallState = {
+      signal,
+      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      headers,
+      attempts: 0,
+    };
     try {
-      return await withRetries(
-        (n) => this.#attempt(call, n, { signal, timeoutMs, state, idempotencyKey }),
-        policy,
-        this.#clock,
-        this.#hooks,
-        signal,
-      );
+      const attempt = (n: number) => this.#attempt(call, n, state);
+      const data = await withRetries(attempt, policy, this.#clock, this.#hooks, signal);
+      const response = { status: state.status ?? 0, headers: flatHeaders(state.answer ?? {}) };
+      return { data, response: { ...response, requestId: requestIdOf(state.answer) } };
     } catch (error) {
       throw this.#annotate(signal?.aborted ? abortErrorFor(signal.reason) : error, call, state);
     }
   }
 
-  async #attempt<T>(
-    call: Call<T>,
-    attempt: number,
-    context: {
-      signal: AbortSignal | undefined;
-      timeoutMs: number;
-      state: CallState;
-      idempotencyKey?: string | undefined;
-    },
-  ): Promise<AttemptOutcome<T>> {
-    this.#hooks.beforeAttempt?.({ method: call.method, url: call.url.href, attempt });
-    context.state.attempts = attempt;
+  async #attempt<T>(call: Call<T>, attempt: number, state: CallState): Promise<AttemptOutcome<T>> {
+    const { method, url, body } = call;
+    this.#hooks.beforeAttempt?.({ method, url: url.href, attempt });
+    state.attempts = attempt;
+    const started = process.hrtime.bigint();
+    const tracker: SendTracker | undefined = isRepeatable(method) ? undefined : { written: false };
     const report = (event: { status?: number; error?: string }) =>
       this.#hooks.onAttempt?.({
-        method: call.method,
-        url: call.url.href,
+        method,
+        url: url.href,
         attempt,
         ms: elapsedMs(started),
         ...event,
         ...(event.status !== undefined ? { sent: true } : tracker ? { sent: tracker.written } : {}),
       });
-    const started = process.hrtime.bigint();
-    const tracker: SendTracker | undefined =
-      context.idempotencyKey === undefined ? undefined : { written: false };
     let response: Exchanged;
     try {
-      response = await this.#exchange(call, context, tracker);
-    } catch (error) {
-      const failure =
-        error instanceof LeadError ? error : networkErrorFor(error, call.url, context.timeoutMs);
-      report({ error: failure?.message ?? (error instanceof Error ? error.message : String(error)) });
-      if (failure instanceof NetworkError) {
-        if (tracker?.written && failure.kind !== 'tls')
-          return { kind: 'network', error: mayHaveRun(failure, call.method, call.url), final: true };
-        return { kind: 'network', error: failure };
-      }
-      throw failure ?? unexpectedFailure(error, call.url);
+      response = await exchange({
+        ...{ method, url, body, headers: state.headers, timeoutMs: state.timeoutMs, tracker },
+        ...{ maxBodyBytes: this.#maxBodyBytes, dispatcher: this.#dispatcher, signal: state.signal },
+        log: this.#log && ((message, details) => this.#log?.(message, { ...details, attempt })),
+      });
+    } catch (failure) {
+      report({ error: (failure as LeadError).message });
+      if (!(failure instanceof NetworkError)) throw failure;
+      if (tracker?.written && failure.kind !== 'tls')
+        return { kind: 'network', error: mayHaveRun(failure, method, url), final: true };
+      return { kind: 'network', error: failure };
     }
     const { status, headers, text } = response;
-    context.state.headers = headers;
+    state.answer = headers;
+    state.status = status;
     report({ status });
     this.#noticeDeprecation(headers);
     const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
     if (status >= 200 && status < 300) return { kind: 'success', value: call.parse(raw) };
-    if (status >= 300 && status < 400)
-      throw redirectError(status, firstHeader(headers, 'location'), call.url);
+    if (status >= 300 && status < 400) throw redirectError(status, firstHeader(headers, 'location'), url);
     const retryAfterHeader = firstHeader(headers, 'retry-after');
     if (status === 429) return { kind: 'rate-limited', response: raw, retryAfterHeader };
     if (status >= 500) return { kind: 'server-error', response: raw, retryAfterHeader };
-    throw clientErrorFor(raw, call.url);
-  }
-
-  /** One request under a deadline; the caller's abort wins and is rethrown. */
-  async #exchange<T>(
-    call: Call<T>,
-    context: { signal: AbortSignal | undefined; timeoutMs: number; idempotencyKey?: string | undefined },
-    tracker: SendTracker | undefined,
-  ): Promise<Exchanged> {
-    const { signal, timeoutMs, idempotencyKey } = context;
-    const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('deadline'));
-    }, timeoutMs);
-    let headers = this.#headers;
-    if (call.body !== undefined) headers = { ...headers, 'content-type': 'application/json' };
-    if (idempotencyKey !== undefined) headers = { ...headers, 'idempotency-key': idempotencyKey };
-    try {
-      return await exchange({
-        method: call.method,
-        url: call.url,
-        headers,
-        body: call.body,
-        timeoutMs,
-        maxBodyBytes: this.#maxBodyBytes,
-        dispatcher: this.#dispatcher,
-        signal: controller.signal,
-        tracker,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw abortErrorFor(signal.reason ?? error);
-      if (timedOut) throw networkErrorFor({ code: 'ETIMEDOUT' }, call.url, timeoutMs);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
-    }
+    throw clientErrorFor(raw, url);
   }
 
   /** Every error of a call says which request, after how many attempts, and what the server asked. */
@@ -345,27 +353,23 @@ export class LeadClient {
     if (!(error instanceof LeadError)) return error;
     error.url ??= call.url.href;
     error.attempts ??= state.attempts;
-    if (state.headers) error.headers ??= flatHeaders(state.headers);
+    if (state.answer) error.headers ??= flatHeaders(state.answer);
+    error.requestId ??= requestIdOf(state.answer);
     if (error.retryAfterMs === undefined) {
       const now = this.#clock.now();
       const at =
         error instanceof RateLimitedError && error.resetAt
           ? error.resetAt.getTime()
-          : parseRetryAfterHeader(state.headers && firstHeader(state.headers, 'retry-after'), now);
+          : parseRetryAfterHeader(state.answer && firstHeader(state.answer, 'retry-after'), now);
       if (at !== undefined) error.retryAfterMs = Math.max(0, at - now);
     }
     return error;
   }
 
-  #noticeDeprecation(headers: Record<string, string | string[] | undefined>): void {
+  #noticeDeprecation(headers: Headers): void {
     if (this.#deprecationReported || !this.#hooks.onDeprecation) return;
-    // Every header of the response together: the notice's words and the sunset date are the useful part.
-    const event: DeprecationEvent = {};
-    for (const [field, header] of Object.entries(DEPRECATION_HEADERS)) {
-      const value = firstHeader(headers, header);
-      if (value !== undefined && value.trim() !== '') event[field as keyof DeprecationEvent] = oneLine(value);
-    }
-    if (Object.keys(event).length === 0) return;
+    const event = deprecationOf(headers);
+    if (event === undefined) return;
     this.#deprecationReported = true;
     this.#hooks.onDeprecation(event);
   }
@@ -376,23 +380,9 @@ function isRepeatable(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
 }
 
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-function firstHeader(
-  headers: Record<string, string | string[] | undefined>,
-  name: string,
-): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Milliseconds since `started` (process.hrtime: node:perf_hooks would cost a module load per run). */
-function elapsedMs(started: bigint): number {
-  return Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+/** Header names as undici hands them back, so that a caller's `User-Agent` replaces ours. */
+function lowerCaseNames(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
 }

@@ -24,6 +24,8 @@ export class LeadError extends Error {
   headers: Record<string, string> | undefined;
   /** How long the server asked to wait (a 429's reset or a Retry-After), in milliseconds from the failure. */
   retryAfterMs: number | undefined;
+  /** The last answer's request id (`X-Request-Id` or a common variant): quote it to the API's support. */
+  requestId: string | undefined;
 
   constructor(message: string, options: { exitCode: number; hint?: string; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -34,6 +36,7 @@ export class LeadError extends Error {
     this.attempts = undefined;
     this.headers = undefined;
     this.retryAfterMs = undefined;
+    this.requestId = undefined;
   }
 }
 

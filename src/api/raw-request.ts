@@ -29,6 +29,23 @@ export function rawApiUrl(apiRoot: string, path: string, query: readonly [string
   return url;
 }
 
+/** What `LeadClient.request()` takes: a method, and a URL under the API root, so the key never leaves it. */
+export function checkRawRequest(root: URL, method: string, url: URL): void {
+  if (typeof method !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method)) {
+    throw new UsageError(
+      `method must be an HTTP method such as GET or POST (got ${oneLine(String(method), 40)})`,
+    );
+  }
+  if (!(url instanceof URL)) {
+    throw new UsageError(
+      `url must be a URL object, such as new URL('leads?limit=5', client.apiRoot) (got a ${typeof url})`,
+    );
+  }
+  if (!url.href.startsWith(root.href)) {
+    throw new UsageError(`${redactUrl(url.href)} is not under the API root ${root.href}`);
+  }
+}
+
 export interface RawPage {
   page: number;
   /** Each item's JSON exactly as it was in the answer. */

@@ -5,15 +5,13 @@
 import type { LeadError } from './errors.js';
 
 export class RequestBudget {
-  readonly max: number;
-  readonly #refusal: (max: number) => LeadError;
   #sent = 0;
 
   /** `refusal` builds the error that stops the run, in the words of the command that set the cap. */
-  constructor(max: number, refusal: (max: number) => LeadError) {
-    this.max = max;
-    this.#refusal = refusal;
-  }
+  constructor(
+    readonly max: number,
+    private readonly refusal: (max: number) => LeadError,
+  ) {}
 
   get sent(): number {
     return this.#sent;
@@ -23,18 +21,9 @@ export class RequestBudget {
     return this.max - this.#sent;
   }
 
-  /** True once an attempt was refused or the next one would be. */
-  get spent(): boolean {
-    return this.#sent >= this.max;
-  }
-
   /** The client's beforeAttempt hook: synchronous, so requests running side by side never overspend. */
   readonly beforeAttempt = (): void => {
-    if (this.#sent >= this.max) throw this.spentError();
+    if (this.#sent >= this.max) throw this.refusal(this.max);
     this.#sent += 1;
   };
-
-  spentError(): LeadError {
-    return this.#refusal(this.max);
-  }
 }

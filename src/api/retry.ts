@@ -45,6 +45,19 @@ export interface RetryPolicy {
   backoffBaseMs: number;
   backoffCapMs: number;
   random: () => number;
+  /** Decides each 429 wait in place of `maxWaitMs` and `rateLimitWaits`. */
+  onRateLimit?: ((wait: RateLimitWait) => boolean | Promise<boolean>) | undefined;
+}
+
+/** A 429 the policy could wait out. */
+export interface RateLimitWait {
+  /** How long the client would wait before sending the call again. */
+  waitMs: number;
+  /** When the server said the limit resets, if it said in a form the client reads. */
+  resetAt: Date | undefined;
+  /** How many 429s this call has already waited out. */
+  waits: number;
+  serverMessage: string | undefined;
 }
 
 /** How many retries of each budget have been spent so far. */
@@ -54,7 +67,8 @@ export interface RetryCounts {
 }
 
 export type RetryDecision =
-  | { retry: true; waitMs: number; reason: WaitReason }
+  /** `declined`: the error if onRateLimit chooses not to wait. */
+  | { retry: true; waitMs: number; reason: WaitReason; declined?: RateLimitedError }
   | { retry: false; error: Error };
 
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
@@ -124,13 +138,17 @@ function decideRateLimited(
   // and over), and without a time from the server never beyond --max-wait.
   const backoffMs = Math.min(backoff(counts.rateLimitWaits + 1), policy.maxWaitMs);
   const waitMs = at === undefined ? backoffMs : Math.max(backoffMs, at - nowMs);
+  const when = resetAt ? `the server allows more requests ${describeReset(resetAt, nowMs)}` : '';
+  if (policy.onRateLimit) {
+    const message = `${head}: onRateLimit chose not to wait${when && `; ${when}`}`;
+    const declined = new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' });
+    return { retry: true, waitMs, reason: 'rate-limited', declined };
+  }
   if (waitMs > policy.maxWaitMs && resetAt) {
-    const message = `${head}: the server allows more requests ${describeReset(resetAt, nowMs)}`;
-    return { retry: false, error: new RateLimitedError(message, { ...info, resetAt, hint }) };
+    return { retry: false, error: new RateLimitedError(`${head}: ${when}`, { ...info, resetAt, hint }) };
   }
   if (counts.rateLimitWaits >= policy.rateLimitWaits) {
-    const when = resetAt ? `; the server allows more requests ${describeReset(resetAt, nowMs)}` : '';
-    const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when}`;
+    const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when && `; ${when}`}`;
     return {
       retry: false,
       error: new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' }),
@@ -186,6 +204,13 @@ export async function withRetries<T>(
     if (outcome.kind === 'success') return outcome.value;
     const decision = decideRetry(outcome, counts, policy, clock.now(), n);
     if (!decision.retry) throw decision.error;
+    if (decision.declined && policy.onRateLimit) {
+      const { resetAt, serverMessage } = decision.declined;
+      const wait = { waitMs: decision.waitMs, resetAt, waits: counts.rateLimitWaits, serverMessage };
+      const yes = await policy.onRateLimit(wait);
+      signal?.throwIfAborted();
+      if (!yes) throw decision.declined;
+    }
     const rateLimited = decision.reason === 'rate-limited';
     const retry = rateLimited ? ++counts.rateLimitWaits : ++counts.retries;
     hooks.onWait?.({

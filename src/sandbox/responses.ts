@@ -109,6 +109,7 @@ export function writeJson(
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
     'Cache-Control': 'no-store',
+    'X-Request-Id': `req_${globalThis.crypto.randomUUID()}`,
     ...response.headers,
     ...(closeAfter ? { Connection: 'close' } : {}),
   });

@@ -1,12 +1,13 @@
 // The package as users get it: `npm pack`, installed into an empty folder as `npm install leadctl`
 // would, then run as a command, imported (ESM) and required (CommonJS) as a library against the
-// sandbox, and type-checked by strict TypeScript consumers of both module systems.
+// sandbox (every example of docs/library.md, in both module systems), and type-checked by strict
+// TypeScript consumers of both module systems.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
+import { type RecordedRequest, type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -18,9 +19,12 @@ let consumer: string;
 let installed: string;
 let packedFiles: string[];
 let sandbox: SandboxHandle;
+/** A server whose daily limit is spent until 2030-01-02, by its own clock: every request is a 429. */
+let spent: SandboxHandle;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ leads: 30 });
+  spent = await startSandbox({ dailyLimit: 0, now: () => Date.UTC(2030, 0, 1, 12) });
   const packs = tempDir('pack');
   // --ignore-scripts: dist/ is already built by `npm test`; rebuilding it here would pull it from
   // under the e2e tests running beside this one.
@@ -40,9 +44,17 @@ beforeAll(async () => {
   );
   installed = join(consumer, 'node_modules/leadctl');
 }, SLOW);
-afterAll(() => sandbox?.close());
+afterAll(async () => {
+  await sandbox?.close();
+  await spent?.close();
+});
 
-const sandboxEnv = () => ({ LEADCTL_TEST_BASE_URL: sandbox.url, LEADCTL_TEST_API_KEY: sandbox.apiKey });
+const sandboxEnv = (server = sandbox) => ({
+  LEADCTL_TEST_BASE_URL: server.url,
+  LEADCTL_TEST_API_KEY: server.apiKey,
+  LEADCTL_BASE_URL: server.url,
+  LEADCTL_API_KEY: server.apiKey,
+});
 
 describe('the packed package', () => {
   it('installs nothing but itself: every library it runs is in its bundle', () => {
@@ -127,6 +139,96 @@ client.listLeads({ page: 1, limit: 3 }).then(async ({ leads, meta }) => {
 });
 `;
 
+/** The JavaScript blocks of docs/library.md, read at test time, with the line each starts on. */
+const LIBRARY_PAGE = readFileSync(join(ROOT, 'docs/library.md'), 'utf8');
+const LIBRARY_EXAMPLES = [...LIBRARY_PAGE.matchAll(/^```js\n([\s\S]*?)^```/gm)].map((match) => ({
+  line: LIBRARY_PAGE.slice(0, match.index).split('\n').length,
+  code: match[1] ?? '',
+}));
+
+/**
+ * What each example prints, found by a line of its code (every example must match exactly one), what
+ * the sandbox must have received from it, and which sandbox it runs against (default: `sandbox`).
+ */
+const PRINTS: [
+  code: RegExp,
+  stdout: RegExp,
+  received?: ((requests: RecordedRequest[]) => void) | undefined,
+  against?: () => SandboxHandle,
+][] = [
+  [
+    /examples\/library\.mjs/,
+    /^30 saved leads; newest: \S.*\n\d+ plumbers near Austin\n\d+ leads saved in the last 7 days have a phone number$/,
+  ],
+  [
+    /'X-Team': 'north'/,
+    /^10 of 30 leads on page 1 of 3$/,
+    (requests) => expect(requests.map((request) => request.headers['x-team'])).toEqual(['north']),
+  ],
+  [
+    /withResponse\(\)/,
+    /^5 leads, HTTP 200, request req_[0-9a-f-]{36}\nrequests left today: \d+\n\d+ plumbers$/,
+    (requests) =>
+      expect(requests.at(-1)?.headers['idempotency-key']).toBe('nightly-2026-11-23-plumber-austin'),
+  ],
+  [
+    /logger:/,
+    /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/leads\?page=1&limit=1\nGET \S+ answered 200\nAuthorization as logged: Bearer …3333$/,
+  ],
+  [
+    /onRateLimit:/,
+    /^limited until 2030-01-02T00:00:00\.000Z; waiting: false\nnot now: rate limit reached \(Daily limit of 0 requests reached; .*\): onRateLimit chose not to wait; the server allows more requests at .*$/,
+    undefined,
+    () => spent,
+  ],
+  [/since: '30d'/, /^\d+ leads of the last 30 days have a phone; \d+ plumbers found$/],
+  [/ExactNumber/, /^[^\n]+ \(\S+\): rated (never|[\d.]+)\ntrue$/],
+  [
+    /apiKey: 'not-a-key'/,
+    /^refused \(401\): the server rejected the API key \(401\): .*; a LeadError: true\nrequest id for support: req_[0-9a-f-]{36}$/,
+  ],
+  [/controller\.abort/, /^stopped after 5 leads: AbortedError, because enough$/],
+];
+
+/** The same program as CommonJS: its import as a require() and its top-level await in an async function. */
+function asCommonJs(code: string): string {
+  const imports = [...code.matchAll(/^import \{([^}]+)\} from 'leadctl';\n/gm)];
+  expect(imports).toHaveLength(1);
+  const [statement, names] = imports[0] as RegExpMatchArray;
+  const body = code.replace(statement, '');
+  return `const {${names}} = require('leadctl');\n(async () => {\n${body}})().catch((error) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
+}
+
+describe('the examples of docs/library.md, from the installed package', () => {
+  it('finds them, and knows what each prints', () => {
+    expect(LIBRARY_EXAMPLES.length).toBe(PRINTS.length);
+    for (const { line, code } of LIBRARY_EXAMPLES) {
+      expect(
+        PRINTS.filter(([matches]) => matches.test(code)),
+        `docs/library.md:${line}`,
+      ).toHaveLength(1);
+    }
+  });
+
+  it.each(
+    LIBRARY_EXAMPLES.flatMap(({ line, code }) => [
+      [`docs/library.md:${line} as an ES module`, 'example.mjs', code] as const,
+      [`docs/library.md:${line} as CommonJS`, 'example.cjs', code] as const,
+    ]),
+  )('%s', async (_, file, code) => {
+    writeFileSync(join(consumer, file), file.endsWith('.cjs') ? asCommonJs(code) : code);
+    const [, stdout, received, against] = PRINTS.find(([matches]) => matches.test(code)) ?? [];
+    const server = against?.() ?? sandbox;
+    const before = server.requests.length;
+    const run = await execa('node', [file], { cwd: consumer, reject: false, env: sandboxEnv(server) });
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(stdout as RegExp);
+    expect(run.stdout).not.toContain(server.apiKey);
+    received?.(server.requests.slice(before));
+  });
+});
+
 describe('the library from the installed package', () => {
   it.each([
     ['CommonJS (require)', 'use.cjs', "const { LeadClient, LeadError, ProtocolError } = require('leadctl');"],
@@ -148,8 +250,20 @@ describe('the library from the installed package', () => {
   it(
     'type-checks a strict consumer of either module system without casts, and catches a wrong use',
     async () => {
-      const use = `import { LeadClient, type Lead, type DeprecationEvent, type RawResponse, ExactNumber } from 'leadctl';
-const client = new LeadClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', hooks: { onDeprecation: (event: DeprecationEvent) => void event } });
+      const use = `import { LeadClient, type Lead, type DeprecationEvent, type RateLimitInfo, type RawResponse, ExactNumber, LeadError } from 'leadctl';
+const client = new LeadClient({
+  baseUrl: 'http://127.0.0.1:1',
+  apiKey: 'k',
+  headers: { 'X-Team': 'north' },
+  logger: console,
+  onRateLimit: async (info: RateLimitInfo) => info.waitMs < 60_000 && info.resetAt instanceof Date,
+  hooks: { onDeprecation: (event: DeprecationEvent) => void event },
+});
+export async function answered(): Promise<[number, number, string | undefined]> {
+  const { data, response } = await client.listLeads({ page: 1 }, { idempotencyKey: 'k-1', headers: { 'X-Trace': 't' } }).withResponse();
+  return [data.meta.total, response.status, response.headers['x-request-id']];
+}
+export const supportId = (error: unknown): string | undefined => (error instanceof LeadError ? error.requestId : undefined);
 export async function shout(): Promise<string[]> {
   const { leads } = await client.listLeads({ page: 1, limit: 5 });
   return leads.map((lead: Lead) => (lead.name !== null ? lead.name.toUpperCase() : ''));
@@ -182,11 +296,15 @@ export const raw = (): Promise<RawResponse> => client.request('GET', new URL('le
       expect(ok.stdout + ok.stderr).toBe('');
       expect(ok.exitCode).toBe(0);
       // The types are real, not `any`: a wrong use fails to compile.
-      writeFileSync(join(consumer, 'wrong.mts'), `${use}\nexport const wrong: number = client.apiRoot;\n`);
+      writeFileSync(
+        join(consumer, 'wrong.mts'),
+        `${use}\nexport const wrong: number = client.apiRoot;\nexport const id: number = (await client.search({ query: 'a', location: 'b' }).withResponse()).response.requestId;\n`,
+      );
       tsconfig(['wrong.mts']);
       const bad = await execa('node', [TSC, '-p', consumer], { cwd: consumer, reject: false });
       expect(bad.exitCode).not.toBe(0);
       expect(bad.stdout).toMatch(/wrong\.mts.*Type 'string' is not assignable to type 'number'/);
+      expect(bad.stdout).toMatch(/wrong\.mts.*Type 'string \| undefined' is not assignable to type 'number'/);
     },
     SLOW,
   );

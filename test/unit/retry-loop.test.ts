@@ -130,6 +130,28 @@ describe('withRetries', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('a 429 that names no reset time never waits longer than max-wait, whatever the backoff', async () => {
+    const clock = createFakeClock();
+    const waits: WaitEvent[] = [];
+    const { attempt, calls } = script(status(429, 'slow down'), ok('done'));
+    // Backoff's first step is 500 ms (random() = 1); max-wait is 300 ms.
+    const run = withRetries(attempt, { ...policy, maxWaitMs: 300 }, clock, { onWait: (e) => waits.push(e) });
+    await expect(run).resolves.toBe('done');
+    expect(waits.map((event) => event.waitMs)).toEqual([300]);
+    expect(clock.sleeps).toEqual([300]);
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it('waits for a reset exactly max-wait away: only a longer one stops the call', async () => {
+    const clock = createFakeClock();
+    const { attempt, calls } = script(status(429, '{}', '60'), ok('after a minute'));
+    await expect(withRetries(attempt, policy, clock)).resolves.toBe('after a minute');
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(calls).toEqual([1, 2]);
+    const { attempt: longer } = script(status(429, '{}', '61'), ok('never'));
+    await expect(withRetries(longer, policy, createFakeClock())).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
   it('does not wait on an unreadable retryAfter and quotes it', async () => {
     const clock = createFakeClock();
     const { attempt, calls } = script(status(429, JSON.stringify({ retryAfter: 'tomorrow' })));

@@ -1,7 +1,7 @@
 // Paging: the one entry point. Every item of a newest-first list, in server order, each once, even
 // while the list changes (README.md beside this file says how and why). The one-page path of the CLI
 // and the --all path both fetch a page through fetchListPage().
-import { UsageError } from '../errors.js';
+import { abortErrorFor, UsageError } from '../errors.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage } from '../schemas.js';
 import { parseSince } from '../timestamp.js';
 import type { FetchPage, PageResult, PaginateOptions } from './types.js';
@@ -87,7 +87,7 @@ export function paginate<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
   options: PaginateOptions,
 ): AsyncIterable<T> {
-  return flattenPages(paginatePages(fetchPage, options));
+  return flattenPages(paginatePages(fetchPage, options), options?.signal);
 }
 
 /**
@@ -106,9 +106,14 @@ export function paginatePages<T extends Record<string, unknown>>(
   return walkPages(fetchPage, options);
 }
 
-/** Batches back to single items. */
-export async function* flattenPages<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
-  for await (const batch of batches) yield* batch;
+/** Batches back to single items; an abort stops it at the next item, not at the end of the page. */
+export async function* flattenPages<T>(batches: AsyncIterable<T[]>, signal?: AbortSignal): AsyncGenerator<T> {
+  for await (const batch of batches) {
+    for (const item of batch) {
+      if (signal?.aborted) throw abortErrorFor(signal.reason);
+      yield item;
+    }
+  }
 }
 
 function validateOptions(options: PaginateOptions): void {
