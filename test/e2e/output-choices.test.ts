@@ -132,12 +132,12 @@ describe('--bom', () => {
 });
 
 describe('tables', () => {
-  it('piped, fit COLUMNS and say how many columns were hidden and how to pick them', async () => {
+  it('piped, fit COLUMNS and say which columns were hidden and how to pick them', async () => {
     const r = await leads(['--limit', '3', '-f', 'table'], { COLUMNS: '60' });
     expect(r.exitCode).toBe(0);
     for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
     expect(r.stderr).toContain(
-      '4 of 7 columns hidden to fit 60 columns (rating, review_count, category, saved_at): pick columns with --fields, e.g. --fields name,phone,website,rating,review_count,category,saved_at\n',
+      'website, review_count, category, saved_at hidden at 60\ncolumns: pick with --fields.\n',
     );
   });
 
