@@ -51,7 +51,7 @@ describe('--fields', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'leadctl: unknown field in --fields: phon (did you mean phone?)',
-      'known fields: id, name, address, phone, website, rating, review_count, category, saved_at (or --fields all)',
+      'known fields: id, name, address, phone, website, rating, review_count, category, saved_at, domain (or --fields all)',
     ]);
     expect(readdirSync(dir)).toEqual([]);
   });
