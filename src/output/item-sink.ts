@@ -9,7 +9,7 @@ import { notePartialFile } from '../ui/error-lines.js';
 import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
 import { assertAppendable, headerAlreadyWritten } from './append.js';
 import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
-import { DOMAIN, fieldValue, isNumberValue, loadDerivedField } from './fields.js';
+import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
 import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
@@ -92,7 +92,7 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
   // Before any request: the spec's number fields against a VALUE that is no number.
-  checkWhereFields(flags.where ?? [], undefined, (field) => NUMBER_FIELDS.has(field));
+  checkWhereFields(flags.where ?? [], undefined, numberField([]));
   await loadDerivedField([
     ...(flags.fields ? columnNames(flags.fields).names : []),
     ...(flags.where ?? []).map((condition) => condition.field),
@@ -128,6 +128,10 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   return { format, options };
 }
 
+/** A number field for --where: the spec's, or one that holds a number on the first page (a server's extra). */
+const numberField = (firstPage: readonly Item[]) => (field: string) =>
+  NUMBER_FIELDS.has(field) || firstPage.some((item) => isNumberValue(fieldValue(asSent(item), field)));
+
 /** --fields renames (`name:Company`): the column names every format writes. */
 function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
   const labels = fieldLabels(fields);
@@ -145,9 +149,7 @@ export async function createItemRenderer(options: ItemSinkOptions) {
   const { format, options: base } = await planOutput(options);
   const fields = resolveFields(options.flags.fields, options.resource.fields, [], keepsWholeItems(format));
   // No page to look at before the first search: --where names the spec's fields.
-  checkWhereFields(options.flags.where ?? [], knownFields(options.resource.fields, []), (field) =>
-    NUMBER_FIELDS.has(field),
-  );
+  checkWhereFields(options.flags.where ?? [], knownFields(options.resource.fields, []), numberField([]));
   const renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
   return { format, renderer, where: createWhereFilter(options.flags.where ?? []) };
 }
@@ -195,22 +197,16 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
-  // --where: its fields are checked against the first page, as --fields is (field-choice.ts); a field
-  // beyond the spec is a number field when the first page holds a number in it.
+  // --where: its fields are checked against the first page, as --fields is (field-choice.ts).
   const where = createWhereFilter(flags.where ?? []);
   let whereChecked = false;
   const checkWhere = (firstPage: readonly Item[]) => {
     if (whereChecked || firstPage.length === 0) return;
     whereChecked = true;
-    const { fields } = options.resource;
     checkWhereFields(
       where.conditions,
-      knownFields(fields, firstPage),
-      (field) =>
-        NUMBER_FIELDS.has(field) ||
-        (!fields.includes(field) &&
-          field !== DOMAIN &&
-          firstPage.some((item) => isNumberValue(fieldValue(asSent(item), field)))),
+      knownFields(options.resource.fields, firstPage),
+      numberField(firstPage),
     );
   };
   let closed = false;

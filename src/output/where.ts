@@ -4,7 +4,7 @@
 // How values compare (docs/output.md says the same):
 // - an item value that is a JSON number (the spec's numeric fields always are) compares as a number
 //   when VALUE is one, exactly, digit for digit: a 64-bit id or `4.50` is never rounded through a
-//   double. A number field (the spec's, or an extra one holding numbers on the first page) against a
+//   double. A number field (the spec's, or one holding a number on the first page) against a
 //   VALUE that is no number is refused (checkWhereFields); for an item that holds a number where the
 //   first page had none, = is false, != true, and < <= > >= false.
 // - any other value compares as text: = and != exactly, < <= > >= by Unicode code point (not by locale:

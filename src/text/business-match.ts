@@ -37,55 +37,27 @@ export interface BusinessKey {
   key: string;
 }
 
+/** A list written as words separated by spaces. */
+const words = (text: string): string[] => text.split(' ');
+
 /** The calling code assumed for a 10-digit national number (the API's data is mostly North American). */
 export const DEFAULT_CALLING_CODE = '1';
 
 const FEWEST_PHONE_DIGITS = 7;
 
 /** Hosts shared by many businesses: the host and every subdomain of it is never a match alone. */
-const SHARED_HOSTS = [
-  'facebook.com',
-  'fb.com',
-  'fb.me',
-  'instagram.com',
-  'twitter.com',
-  'x.com',
-  'linkedin.com',
-  'tiktok.com',
-  'youtube.com',
-  'pinterest.com',
-  'google.com',
-  'goo.gl',
-  'g.page',
-  'yelp.com',
-  'nextdoor.com',
-  'tripadvisor.com',
-  'yellowpages.com',
-  'bbb.org',
-  'angi.com',
-  'homeadvisor.com',
-  'thumbtack.com',
-  'houzz.com',
-  'linktr.ee',
-  'bit.ly',
-  'tinyurl.com',
-  'about.me',
-  'wa.me',
-];
+const SHARED_HOSTS = words(
+  'facebook.com fb.com fb.me instagram.com twitter.com x.com linkedin.com tiktok.com youtube.com ' +
+    'pinterest.com google.com goo.gl g.page yelp.com nextdoor.com tripadvisor.com yellowpages.com ' +
+    'bbb.org angi.com homeadvisor.com thumbtack.com houzz.com linktr.ee bit.ly tinyurl.com about.me ' +
+    'wa.me',
+);
 
 /** Site builders whose bare host is shared but whose subdomains belong to one tenant each. */
-export const SITE_BUILDER_HOSTS = [
-  'wixsite.com',
-  'business.site',
-  'square.site',
-  'godaddysites.com',
-  'weebly.com',
-  'wordpress.com',
-  'blogspot.com',
-  'squarespace.com',
-  'webflow.io',
-  'carrd.co',
-];
+export const SITE_BUILDER_HOSTS = words(
+  'wixsite.com business.site square.site godaddysites.com weebly.com wordpress.com blogspot.com ' +
+    'squarespace.com webflow.io carrd.co',
+);
 
 /** The registrable domain of a host (text/domain.ts). */
 export type DomainOf = (host: string) => string | undefined;
@@ -192,43 +164,16 @@ function websiteKey(value: unknown, domainOf: DomainOf): string | undefined {
   return host === undefined || isSharedHost(host) ? undefined : (domainOf(host) ?? host);
 }
 
-const STREET_WORDS: Record<string, string> = {
-  street: 'st',
-  avenue: 'ave',
-  av: 'ave',
-  road: 'rd',
-  boulevard: 'blvd',
-  drive: 'dr',
-  lane: 'ln',
-  court: 'ct',
-  place: 'pl',
-  parkway: 'pkwy',
-  highway: 'hwy',
-  suite: 'ste',
-  apartment: 'apt',
-  building: 'bldg',
-  floor: 'fl',
-  north: 'n',
-  south: 's',
-  east: 'e',
-  west: 'w',
-  northeast: 'ne',
-  northwest: 'nw',
-  southeast: 'se',
-  southwest: 'sw',
-};
+/** A street word and its abbreviation, as `word=abbreviation`. */
+const STREET_WORDS: Record<string, string> = Object.fromEntries(
+  words(
+    'street=st avenue=ave av=ave road=rd boulevard=blvd drive=dr lane=ln court=ct place=pl ' +
+      'parkway=pkwy highway=hwy suite=ste apartment=apt building=bldg floor=fl north=n south=s ' +
+      'east=e west=w northeast=ne northwest=nw southeast=se southwest=sw',
+  ).map((pair) => pair.split('=')),
+);
 
-const LEGAL_SUFFIXES = new Set([
-  'llc',
-  'pllc',
-  'llp',
-  'inc',
-  'incorporated',
-  'ltd',
-  'limited',
-  'corp',
-  'gmbh',
-]);
+const LEGAL_SUFFIXES = new Set(words('llc pllc llp inc incorporated ltd limited corp gmbh'));
 
 /** Lowercase words without accents or punctuation, `&` as "and", apostrophes dropped ("joe's" = "joes"). */
 export function normalizeText(value: unknown): string {
