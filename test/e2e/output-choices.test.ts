@@ -97,9 +97,7 @@ describe('-o FILE without a format option', () => {
     const r = await leads(['--limit', '2', '-o', file]);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^\[\n\{"id":/);
-    expect(r.stderr).toContain(
-      `Writing json to ${file}: its name does not say a format (.csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .geojson); --format chooses one.\n`,
-    );
+    expect(r.stderr).toContain(`Writing json to ${file}: its name says no format (-f picks one).\n`);
   });
 
   it('a format option that contradicts the extension wins, with a warning', async () => {
