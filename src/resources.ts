@@ -1,7 +1,7 @@
 // What each resource's fields are, in the spec's order (the default columns of csv/tsv, taken from
 // the schemas), which of them a table shows by default, and which timestamp orders it.
 
-import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from './api/schemas.js';
+import { fieldKinds, HistoryEntrySchema, LeadSchema, SearchResultSchema } from './api/schemas.js';
 
 export type ResourceName = 'leads' | 'history' | 'results';
 
@@ -40,3 +40,10 @@ export const RESOURCES: Record<ResourceName, ResourceInfo> = {
     idField: 'place_id',
   },
 };
+
+/** The spec's number fields (rating, review_count, results_count, lat, lng): --where compares them as numbers. */
+export const NUMBER_FIELDS: ReadonlySet<string> = new Set(
+  [LeadSchema, HistoryEntrySchema, SearchResultSchema].flatMap((schema) =>
+    [...fieldKinds(schema)].flatMap(([name, kind]) => (kind === 'number' ? [name] : [])),
+  ),
+);

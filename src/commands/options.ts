@@ -28,7 +28,7 @@ export function addOutputOptions<
     .addOption(new Option('--csv', 'shorthand for --format csv').conflicts(['format']))
     .option(
       '--fields <a,b,c>',
-      'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends',
+      'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends; domain: the registrable domain of website',
       fieldList,
     )
     .option(

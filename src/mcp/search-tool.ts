@@ -42,7 +42,7 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
   let savedNote = '';
   if (input.exclude_saved) {
     const saved = await deps.savedLeads.load(call.signal, call.progress);
-    index = new SuppressionIndex();
+    index = await SuppressionIndex.create();
     for (const lead of saved.leads) index.add(lead);
     extra.saved_leads_checked = saved.leads.length;
     extra.saved_leads_complete = saved.complete;

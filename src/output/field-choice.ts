@@ -7,6 +7,8 @@
 import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { closestMatch } from '../config/keys.js';
+import { sanitizeForTerminal } from '../text/terminal-text.js';
+import { DOMAIN } from './fields.js';
 
 export const ALL_FIELDS = 'all';
 
@@ -94,6 +96,12 @@ function entryParts(entry: string): [string, string?] {
   const [field = '', label] = parts;
   if (field === '') throw badEntry(entry, 'no field name');
   if (label === '') throw badEntry(entry, 'an empty column name after ":"');
+  // A name typed here becomes a header cell: a control or invisible character in it is a slip (a paste,
+  // a stray escape), never something a CRM or a terminal should get, so it is refused rather than kept.
+  for (const name of parts) {
+    if (sanitizeForTerminal(name) !== name)
+      throw badEntry(entry, `a control or invisible character in the name: ${sanitizeForTerminal(name)}`);
+  }
   return label === undefined ? [field] : [field, label];
 }
 
@@ -148,9 +156,10 @@ export function fieldLabels(entries: readonly string[] | undefined): Record<stri
   return Object.keys(labels).length > 0 ? labels : undefined;
 }
 
-/** The fields a name may pick: the spec's, then every key of the first page. */
+/** The fields a name may pick: the spec's, `domain` where there is a website, every key of the first page. */
 export function knownFields(specFields: readonly string[], firstPage: readonly Item[]): string[] {
-  return [...new Set([...specFields, ...fieldsOf(firstPage)])];
+  const derived = specFields.includes('website') ? [DOMAIN] : [];
+  return [...new Set([...specFields, ...derived, ...fieldsOf(firstPage)])];
 }
 
 /** Every key the server sent in the page's items, in the order first seen. */

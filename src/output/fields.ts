@@ -15,9 +15,23 @@ export function columnName(field: string, labels: Readonly<Record<string, string
   return labels && Object.hasOwn(labels, field) ? (labels[field] as string) : field;
 }
 
+/**
+ * `domain`: the registrable domain of `website` (text/domain.ts), a field leadctl derives wherever an
+ * item has a website; an item's own `domain`, if a server sends one, wins. Its library (tldts) costs
+ * start-up time, so it loads only for a run that names the field (loadDerivedField).
+ */
+export const DOMAIN = 'domain';
+let domainOf: ((website: unknown) => string | undefined) | undefined;
+
+/** Loads what `domain` needs when `names` (--fields, --where) include it. */
+export async function loadDerivedField(names: readonly string[]): Promise<void> {
+  if (names.includes(DOMAIN) && !domainOf) domainOf = (await import('../text/domain.js')).registrableDomain;
+}
+
 /** The value of one field; a field the item lacks reads as undefined (never an inherited property). */
 export function fieldValue(item: Record<string, unknown>, field: string): unknown {
-  return Object.hasOwn(item, field) ? item[field] : undefined;
+  if (Object.hasOwn(item, field)) return item[field];
+  return field === DOMAIN && domainOf ? domainOf(fieldValue(item, 'website')) : undefined;
 }
 
 /**

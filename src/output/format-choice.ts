@@ -85,10 +85,6 @@ export function chooseOutputFormat(
         ? 'table'
         : 'json';
   const notes =
-    extension === undefined
-      ? []
-      : [
-          `Writing ${format} to ${file}: its name does not say a format (${writableList()}); --format chooses one.`,
-        ];
+    extension === undefined ? [] : [`Writing ${format} to ${file}: its name says no format (-f picks one).`];
   return { format, warnings: [], notes };
 }

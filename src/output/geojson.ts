@@ -64,16 +64,16 @@ export function createGeojsonRenderer(options: RenderOptions): Renderer {
       )}`;
     },
     finish: () => (written === 0 ? ']}\n' : '\n]}\n'),
+    // Each line fits 80 columns.
     notes() {
+      const items = `${skipped} ${skipped === 1 ? 'item' : 'items'}`;
       if (skipped === 0) return [];
-      if (written === 0) {
+      if (written === 0)
         return [
-          `${skipped} ${skipped === 1 ? 'item' : 'items'} received, none with usable coordinates (lat, lng): the FeatureCollection is empty. Search results carry lat/lng; leads and history entries do not.`,
+          `${items}, none with usable lat, lng: the FeatureCollection is empty.`,
+          'Search results have coordinates; leads and history entries do not.',
         ];
-      }
-      return [
-        `${skipped} ${skipped === 1 ? 'item' : 'items'} had no usable coordinates (lat, lng missing, null, not a number or out of range) and ${skipped === 1 ? 'is' : 'are'} not in the GeoJSON.`,
-      ];
+      return [`${items} left out: no usable lat, lng (missing, not a number, out of range).`];
     },
   };
 }

@@ -3,11 +3,13 @@
 // written and kept in the partial file, whose path is attached to the error for the CLI to print; a
 // run that received no item leaves no file behind.
 import { UsageError } from '../api/errors.js';
-import type { ResourceInfo } from '../resources.js';
+import { asSent } from '../api/exact-number.js';
+import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
 import { notePartialFile } from '../ui/error-lines.js';
 import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
 import { assertAppendable, headerAlreadyWritten } from './append.js';
-import { checkFieldsFlag, fieldLabels, knownFields, resolveFields } from './field-choice.js';
+import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
+import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
 import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
 import { createRenderer, type Renderer } from './index.js';
@@ -86,9 +88,15 @@ const keepsWholeItems = (format: FormatName) =>
  * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
  * fields, which may wait for the first page; what the user should hear about the choice is said here.
  */
-function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
+async function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
+  // Before any request: the spec's number fields against a VALUE that is no number.
+  checkWhereFields(flags.where ?? [], undefined, numberField([]));
+  await loadDerivedField([
+    ...(flags.fields ? columnNames(flags.fields).names : []),
+    ...(flags.where ?? []).map((condition) => condition.field),
+  ]);
   const toTerminal = Boolean(io.stdout.isTTY) && writesToStdout(flags);
   const { format, warnings, notes } = chooseOutputFormat(flags, storedFormat, toTerminal);
   if (format === 'xlsx' && toTerminal) {
@@ -120,6 +128,10 @@ function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }:
   return { format, options };
 }
 
+/** A number field for --where: the spec's, or one that holds a number on the first page (a server's extra). */
+const numberField = (firstPage: readonly Item[]) => (field: string) =>
+  NUMBER_FIELDS.has(field) || firstPage.some((item) => isNumberValue(fieldValue(asSent(item), field)));
+
 /** --fields renames (`name:Company`): the column names every format writes. */
 function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
   const labels = fieldLabels(fields);
@@ -134,10 +146,10 @@ function columnsFromEnv(value: string | undefined): number | undefined {
 
 /** The format and a renderer for output whose first page is not at hand (a batch): fields by the spec. */
 export async function createItemRenderer(options: ItemSinkOptions) {
-  const { format, options: base } = planOutput(options);
+  const { format, options: base } = await planOutput(options);
   const fields = resolveFields(options.flags.fields, options.resource.fields, [], keepsWholeItems(format));
   // No page to look at before the first search: --where names the spec's fields.
-  checkWhereFields(options.flags.where ?? [], options.resource.fields);
+  checkWhereFields(options.flags.where ?? [], knownFields(options.resource.fields, []), numberField([]));
   const renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
   return { format, renderer, where: createWhereFilter(options.flags.where ?? []) };
 }
@@ -145,7 +157,7 @@ export async function createItemRenderer(options: ItemSinkOptions) {
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
   const { ctx, flags } = options;
   const { messages } = options;
-  const { format, options: base } = planOutput(options);
+  const { format, options: base } = await planOutput(options);
   if (options.append) assertAppendable(format);
   // On a terminal, the output goes through the user's pager, started with the first row (a run that
   // fails before any data starts none).
@@ -191,7 +203,11 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   const checkWhere = (firstPage: readonly Item[]) => {
     if (whereChecked || firstPage.length === 0) return;
     whereChecked = true;
-    checkWhereFields(where.conditions, knownFields(options.resource.fields, firstPage));
+    checkWhereFields(
+      where.conditions,
+      knownFields(options.resource.fields, firstPage),
+      numberField(firstPage),
+    );
   };
   let closed = false;
   /** The renderer whose notes are due once the output is closed. */

@@ -6,7 +6,6 @@
 // right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
 
 import { sanitizeForTerminal } from '../text/terminal-text.js';
-import { fitColumnWidths, fitsComfortably } from './column-widths.js';
 import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';
 import type { RenderOptions, TextRenderer } from './formats.js';
 
@@ -16,8 +15,13 @@ export const SAMPLE_ROWS = 100;
 const GAP = '  ';
 const BOLD_ON = '\x1b[1m';
 const BOLD_OFF = '\x1b[22m';
-/** Never left out to fit: a row without its name says nothing. */
-const KEPT_COLUMN = 'name';
+/**
+ * The columns a person triages leads by, most needed first: kept whole, and left out only after every
+ * other column, the last of them first (the name never: a row without it says nothing).
+ */
+const DECIDING = ['name', 'rating', 'phone', 'website'];
+/** A long column (an address, a category) is cut down to this before any column is left out. */
+const LONG_MIN = 16;
 
 interface TableCell {
   text: string;
@@ -79,12 +83,14 @@ export function createTableRenderer(options: RenderOptions): TextRenderer {
     // The end of a page: the columns are laid out from it, and its rows shown at once.
     flush: () => (layout ? '' : layOut()),
     finish: () => (layout ? '' : layOut()),
+    // One line at 80 columns for the usual few, as the table's header must stay on a 24-line screen.
     notes: () =>
       hidden.length === 0
         ? []
-        : [
-            `${hidden.length} of ${columns.length} columns hidden to fit ${options.width} columns (${hidden.join(', ')}): pick columns with --fields, e.g. --fields ${columns.join(',')}`,
-          ],
+        : wrapWords(
+            `${hidden.join(', ')} hidden at ${options.width} columns: pick with --fields.`,
+            options.width ?? 80,
+          ),
   };
 }
 
@@ -131,94 +137,72 @@ function planLayout(columns: readonly string[], rows: TableCell[][], options: Re
     for (const row of rows) widest = Math.max(widest, displayWidth(cellTextIn(row[index], index, inUtc)));
     return widest;
   });
-  const shown = columnsThatFit(columns, natural, options);
-  const nameAt = shown.findIndex((index) => columns[index] === KEPT_COLUMN);
-  const shownNatural = shown.map((index) => natural[index] ?? 0);
-  const widths =
-    options.width === undefined
-      ? shownNatural
-      : (fitAroundName(shownNatural, nameAt, options.width) ?? fitToWidth(shownNatural, options.width));
+  const deciding = (index: number) => DECIDING.includes(columns[index] ?? '');
+  const cells = (index: number) => natural[index] ?? 0;
+  const needs = (indexes: number[]) =>
+    indexes.reduce(
+      (sum, index) => sum + (deciding(index) ? cells(index) : Math.min(cells(index), LONG_MIN)),
+      0,
+    ) +
+    GAP.length * (indexes.length - 1);
+  const shown = columns.map((_, index) => index);
+  const width = options.width;
+  // The default columns only (those named with --fields are all kept): the others from the last, then
+  // the deciding ones from the least needed, until the rest fit with every long column still useful.
+  if (width !== undefined && !options.fields?.length) {
+    const leftOut = [
+      ...shown.filter((index) => !deciding(index)).reverse(),
+      ...DECIDING.slice(1)
+        .reverse()
+        .map((field) => columns.indexOf(field))
+        .filter((index) => index >= 0),
+    ];
+    for (const index of leftOut) {
+      if (shown.length <= 2 || needs(shown) <= width) break;
+      shown.splice(shown.indexOf(index), 1);
+    }
+  }
+  let widths = shown.map(cells);
+  if (width !== undefined) {
+    const room = width - GAP.length * (shown.length - 1);
+    if (needs(shown) <= width) {
+      // The deciding columns whole; the long ones share what is left.
+      const whole = shown.filter(deciding).reduce((sum, index) => sum + cells(index), 0);
+      const cut = capWidths(shown.filter((index) => !deciding(index)).map(cells), room - whole);
+      widths = shown.map((index) => (deciding(index) ? cells(index) : (cut.shift() ?? 0)));
+    } else widths = capWidths(widths, room);
+  }
   // The last column has no neighbour to keep aligned: a left-aligned one may run to the terminal's edge.
   const lastIndex = shown[shown.length - 1];
   if (widths.length > 0 && lastIndex !== undefined && !rightHeadings.has(lastIndex)) {
-    const others = widths.slice(0, -1).reduce((sum, width) => sum + width + GAP.length, 0);
+    const others = widths.slice(0, -1).reduce((sum, cells) => sum + cells + GAP.length, 0);
     widths[widths.length - 1] =
-      options.width === undefined
+      width === undefined
         ? Number.POSITIVE_INFINITY
-        : Math.max(widths[widths.length - 1] ?? 0, options.width - others);
+        : Math.max(widths[widths.length - 1] ?? 0, width - others);
   }
-  return { shown, widths, inUtc, rightHeadings, cut: options.width !== undefined };
+  return { shown, widths, inUtc, rightHeadings, cut: width !== undefined };
 }
 
-/**
- * column-widths.ts counts a column with its padding: here the gap after each column is that padding,
- * and the last column's gap lies beyond the edge, so it gets the gap's width for free.
- */
-function fitToWidth(natural: number[], width: number): number[] {
-  const padded = natural.map((cells) => cells + GAP.length);
-  return fitColumnWidths(padded, width + GAP.length).map((cells) => Math.max(1, cells - GAP.length));
+/** Widths that add up to at most `room`: the widest columns are cut first, to a common cap (1 at least). */
+function capWidths(natural: number[], room: number): number[] {
+  const total = (cap: number) => natural.reduce((sum, cells) => sum + Math.min(cells, cap), 0);
+  let cap = Math.max(1, ...natural);
+  while (cap > 1 && total(cap) > room) cap -= 1;
+  // What is left below the next cap goes to the cut columns, left to right.
+  let spare = room - total(cap);
+  return natural.map((cells) => (cells > cap && spare-- > 0 ? cap + 1 : Math.min(cells, cap)));
 }
 
-/**
- * The name kept whole (it is what a row is about) and the other columns fitted beside it, short ones
- * whole and wide ones still useful; undefined when that cannot be done at this width.
- */
-function fitAroundName(natural: number[], nameAt: number, width: number): number[] | undefined {
-  if (nameAt === -1) return usefulFit(natural, width);
-  const name = natural[nameAt] ?? 0;
-  const others = natural.filter((_, at) => at !== nameAt);
-  if (others.length === 0) return name <= width ? [name] : undefined;
-  // The name's gap is counted here; the last column's lies beyond the edge (see fitToWidth).
-  const room = width - name - GAP.length;
-  const fitted = usefulFit(others, room);
-  fitted?.splice(nameAt, 0, name);
-  return fitted;
-}
-
-/** A cut column (but the last) keeps this share of its width at least: one cut more is better left out. */
-const KEPT_SHARE = 0.85;
-
-function usefulFit(natural: number[], width: number): number[] | undefined {
-  if (!fitsIn(natural, width)) return undefined;
-  const fitted = fitToWidth(natural, width);
-  // The last column may be cut further: it costs no other column its alignment, and gets what is left.
-  const useful = fitted.every(
-    (cells, at) => at === fitted.length - 1 || cells >= Math.ceil((natural[at] ?? 0) * KEPT_SHARE),
-  );
-  return useful ? fitted : undefined;
-}
-
-function fitsIn(natural: number[], width: number): boolean {
-  return (
-    width > 0 &&
-    fitsComfortably(
-      natural.map((cells) => cells + GAP.length),
-      width + GAP.length,
-    )
-  );
-}
-
-/**
- * The default columns come most useful first: on a narrow terminal the last ones are left out (never
- * the name, never fewer than two) until the name fits whole and the rest usefully, rather than cutting
- * every column to a few characters, as gh does. Columns the user named with --fields are all kept.
- */
-function columnsThatFit(columns: readonly string[], natural: number[], options: RenderOptions): number[] {
-  const shown = columns.map((_, index) => index);
-  const width = options.width;
-  if ((options.fields && options.fields.length > 0) || width === undefined) return shown;
-  const fits = () =>
-    fitAroundName(
-      shown.map((index) => natural[index] ?? 0),
-      shown.findIndex((index) => columns[index] === KEPT_COLUMN),
-      width,
-    ) !== undefined;
-  for (let candidate = columns.length - 1; candidate >= 0; candidate -= 1) {
-    if (shown.length <= 2 || fits()) break;
-    if (columns[candidate] === KEPT_COLUMN) continue;
-    shown.splice(shown.indexOf(candidate), 1);
+/** A note cut into lines of at most `width` columns, at spaces. */
+function wrapWords(text: string, width: number): string[] {
+  const lines = [''];
+  for (const word of text.split(' ')) {
+    const line = lines[lines.length - 1] as string;
+    if (line && displayWidth(line) + 1 + displayWidth(word) > width) lines.push(word);
+    else lines[lines.length - 1] = line ? `${line} ${word}` : word;
   }
-  return shown;
+  return lines;
 }
 
 /** A cell's text cut to its column and the spaces that align it: [before, text, after]. */

@@ -4,7 +4,9 @@
 // How values compare (docs/output.md says the same):
 // - an item value that is a JSON number (the spec's numeric fields always are) compares as a number
 //   when VALUE is one, exactly, digit for digit: a 64-bit id or `4.50` is never rounded through a
-//   double. Against a VALUE that is not a number, = is false, != true, and < <= > >= false.
+//   double. A number field (the spec's, or one holding a number on the first page) against a
+//   VALUE that is no number is refused (checkWhereFields); for an item that holds a number where the
+//   first page had none, = is false, != true, and < <= > >= false.
 // - any other value compares as text: = and != exactly, < <= > >= by Unicode code point (not by locale:
 //   the same on every machine), ~ contains, case-insensitively (both sides NFC-normalised, upper- then
 //   lower-cased, so `Straße~STRASSE`, `café~CAFÉ` and `ΟΔΟΣ~οδος` hold as a person expects).
@@ -68,18 +70,39 @@ export function parseWhere(raw: string): WhereCondition {
 }
 
 /**
- * Every condition's field must be one the resource knows (the spec's, or a key the first page
- * carries), as --fields checks: a misspelt field would otherwise silently filter out everything.
+ * Every condition's field must be one the resource knows (the spec's, or a key the first page carries),
+ * as --fields checks: a misspelt field would otherwise silently filter out everything; `known`
+ * undefined checks no name yet. A number field must be compared with a number: `rating>=4,5` or
+ * `rating>=four` would hold for nothing, without a word.
  */
-export function checkWhereFields(conditions: readonly WhereCondition[], known: readonly string[]): void {
+export function checkWhereFields(
+  conditions: readonly WhereCondition[],
+  known: readonly string[] | undefined,
+  isNumberField: (field: string) => boolean,
+): void {
   for (const condition of conditions) {
-    if (known.includes(condition.field)) continue;
-    const guess = closestMatch(condition.field, known);
-    throw new UsageError(
-      `unknown field in --where ${JSON.stringify(condition.text)}: ${condition.field}${guess ? ` (did you mean ${guess}?)` : ''}`,
-      `known fields: ${known.join(', ')}`,
-    );
+    if (known && !known.includes(condition.field)) {
+      const guess = closestMatch(condition.field, known);
+      throw new UsageError(
+        `unknown field in --where ${JSON.stringify(condition.text)}: ${condition.field}${guess ? ` (did you mean ${guess}?)` : ''}`,
+        `known fields: ${known.join(', ')}`,
+      );
+    }
+    if (condition.kind === 'compare' && isNumberField(condition.field)) checkNumberValue(condition);
   }
+}
+
+/** `~` looks for digits in a number's text and `rating=` asks for an empty rating: only those need no number. */
+function checkNumberValue({ field, operator, value, text }: WhereCondition & { kind: 'compare' }): void {
+  if (operator === '~' || value === '' || decimal(value)) return;
+  // A decimal comma (4,5) or a thousands one (1,000), as a person in much of the world writes numbers.
+  const comma = /^[+-]?\d+,\d+$/.test(value)
+    ? value.replace(',', /,\d{3}$/.test(value) ? '' : '.')
+    : undefined;
+  throw new UsageError(
+    `invalid --where ${JSON.stringify(text)}: ${field} is a number and ${JSON.stringify(value)} is not one${comma ? ` (did you mean ${field}${operator}${comma}?)` : ''}`,
+    `write the number in digits, with a point for decimals: --where '${field}${operator}${comma ?? '4.5'}'`,
+  );
 }
 
 /** True when the item (as the server sent it) meets every condition. */

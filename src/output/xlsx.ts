@@ -225,7 +225,7 @@ export function createXlsxRenderer(options: RenderOptions): Renderer {
       linksLeftAsText === 0
         ? []
         : [
-            `${linksLeftAsText.toLocaleString('en-US')} websites after the first ${MAX_HYPERLINKS.toLocaleString('en-US')} are text, not links: a sheet holds at most that many.`,
+            `${linksLeftAsText.toLocaleString('en-US')} websites are text, not links: a sheet holds ${MAX_HYPERLINKS.toLocaleString('en-US')} links at most.`,
           ],
   };
 }

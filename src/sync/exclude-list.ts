@@ -1,6 +1,7 @@
 // `--exclude FILE`: the businesses the user already has, from a CSV (a CRM export, a file leadctl
 // wrote) or a leadctl database (its saved leads and every search result it holds). Matching is
-// text/business-match.ts: place_id or id, phone, website host, name with address.
+// text/business-match.ts: place_id or id, phone, registrable domain (of a website or a CRM's domain
+// column), name with address.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
@@ -10,7 +11,13 @@ import { SuppressionIndex } from '../text/business-match.js';
 import { loadSqlite } from './engine.js';
 
 /** The columns a suppression list is read from; any other column is ignored. */
-export const EXCLUDE_COLUMNS = ['place_id', 'id', 'phone', 'website', 'name', 'address'] as const;
+export const EXCLUDE_COLUMNS = ['place_id', 'id', 'phone', 'website', 'domain', 'name', 'address'] as const;
+/** The names HubSpot's companies export gives these columns. */
+const COLUMN_ALIASES: Record<string, string> = {
+  'company domain name': 'domain',
+  'phone number': 'phone',
+  'website url': 'website',
+};
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -27,7 +34,7 @@ export async function loadExcludeList(file: string): Promise<SuppressionIndex> {
   return fromCsv(decodeUtf8(bytes, file), file);
 }
 
-function fromCsv(text: string, file: string): SuppressionIndex {
+async function fromCsv(text: string, file: string): Promise<SuppressionIndex> {
   const parsed = parseCsvRecords(text);
   if (parsed.unterminatedQuoteLine !== undefined) {
     throw new UsageError(
@@ -36,7 +43,10 @@ function fromCsv(text: string, file: string): SuppressionIndex {
   }
   const [header, ...rows] = parsed.records.filter((record) => !isBlankRecord(record));
   // Header names as a person or another tool wrote them: "Phone", " Website ".
-  const names = (header?.fields ?? []).map((name) => name.trim().toLowerCase());
+  const names = (header?.fields ?? []).map((field) => {
+    const name = field.trim().toLowerCase();
+    return COLUMN_ALIASES[name] ?? name;
+  });
   const positions = EXCLUDE_COLUMNS.map((column) => [column, names.indexOf(column)] as const).filter(
     ([, at]) => at >= 0,
   );
@@ -46,10 +56,10 @@ function fromCsv(text: string, file: string): SuppressionIndex {
   if (!usable) {
     throw new UsageError(
       `--exclude ${file} has none of the columns to match on`,
-      'give it a header row with place_id, id, phone, website, or name and address (a CSV leadctl wrote has them)',
+      'give it a header row with place_id, id, phone, website, domain, or name and address (a CSV leadctl wrote has them)',
     );
   }
-  const index = new SuppressionIndex();
+  const index = await SuppressionIndex.create();
   for (const row of rows) {
     index.add(Object.fromEntries(positions.map(([column, at]) => [column, unguarded(row.fields[at])])));
   }
@@ -63,7 +73,7 @@ function unguarded(cell: string | undefined): string | undefined {
 
 async function fromDatabase(file: string): Promise<SuppressionIndex> {
   const DatabaseSync = await loadSqlite('--exclude with a database');
-  const index = new SuppressionIndex();
+  const index = await SuppressionIndex.create();
   let db: InstanceType<typeof DatabaseSync> | undefined;
   try {
     db = new DatabaseSync(file, { readOnly: true });

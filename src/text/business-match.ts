@@ -9,23 +9,26 @@
 //                 as North American (+1, DEFAULT_CALLING_CODE); any other national number is compared
 //                 by its digits as written. Extensions (`ext`, `x`, `#`, `;`, `,` and after) and a
 //                 trunk `(0)` are dropped; fewer than 7 digits is no key (placeholders, short codes).
-//   website       the host: lowercase, no scheme, user, port, path, query or trailing dot, and no
-//                 leading `www.`; subdomains stay (shop.a.com is not a.com). A shared host (a social
+//   website       the registrable domain of `website` (or of a `domain` column: a CRM's company
+//                 domain), through the public-suffix list (text/domain.ts): shop.example.co.uk and
+//                 www.example.co.uk are both example.co.uk. Scheme, user, port, path and case never
+//                 count; an international name is compared in its ASCII form. A shared host (a social
 //                 network, a map, a link page: facebook.com, google.com, yelp.com, linktr.ee, ... and
 //                 their subdomains, or the bare host of a site builder such as wixsite.com) gives no key:
 //                 thousands of businesses share it, so it is never a match on its own. A site builder's
-//                 tenant host (joes.wixsite.com) is the business's own and does give a key.
+//                 tenant (joes.wixsite.com) is the business's own domain and does give a key.
 //   name_address  name and address together (never the name alone: chains share names): case, accents,
 //                 apostrophes and punctuation removed, `&` read as "and", common street words
 //                 abbreviated (street -> st, suite -> ste, north -> n, ...), and legal suffixes
 //                 (LLC, Inc, Ltd, ...) dropped from the end of the name.
 //
 // API:
-//   businessKeys(item)        the keys of one item (an object as the API sends it), as `{ rule, key }`
-//   new SuppressionIndex()    .add(item) remembers an item's keys; .matches(item) returns the first rule
-//                             (in the order above) on which the item matches a remembered one, or
-//                             undefined; .size counts items added.
-// Pure: no I/O, no globals; fields that are missing, null or not strings give no key.
+//   businessKeys(item, domainOf)  the keys of one item (an object as the API sends it), as `{ rule, key }`
+//   await SuppressionIndex.create()  .add(item) remembers an item's keys; .matches(item) returns the
+//                             first rule (in the order above) on which the item matches a remembered
+//                             one, or undefined; .size counts items added. create() loads the
+//                             public-suffix list (tldts, ~20 ms), which nothing else at start-up needs.
+// Pure but for that import: no I/O, no globals; fields that are missing, null or not strings give no key.
 
 export type MatchRule = 'id' | 'phone' | 'website' | 'name_address';
 
@@ -34,57 +37,32 @@ export interface BusinessKey {
   key: string;
 }
 
+/** A list written as words separated by spaces. */
+const words = (text: string): string[] => text.split(' ');
+
 /** The calling code assumed for a 10-digit national number (the API's data is mostly North American). */
 export const DEFAULT_CALLING_CODE = '1';
 
 const FEWEST_PHONE_DIGITS = 7;
 
 /** Hosts shared by many businesses: the host and every subdomain of it is never a match alone. */
-const SHARED_HOSTS = [
-  'facebook.com',
-  'fb.com',
-  'fb.me',
-  'instagram.com',
-  'twitter.com',
-  'x.com',
-  'linkedin.com',
-  'tiktok.com',
-  'youtube.com',
-  'pinterest.com',
-  'google.com',
-  'goo.gl',
-  'g.page',
-  'yelp.com',
-  'nextdoor.com',
-  'tripadvisor.com',
-  'yellowpages.com',
-  'bbb.org',
-  'angi.com',
-  'homeadvisor.com',
-  'thumbtack.com',
-  'houzz.com',
-  'linktr.ee',
-  'bit.ly',
-  'tinyurl.com',
-  'about.me',
-  'wa.me',
-];
+const SHARED_HOSTS = words(
+  'facebook.com fb.com fb.me instagram.com twitter.com x.com linkedin.com tiktok.com youtube.com ' +
+    'pinterest.com google.com goo.gl g.page yelp.com nextdoor.com tripadvisor.com yellowpages.com ' +
+    'bbb.org angi.com homeadvisor.com thumbtack.com houzz.com linktr.ee bit.ly tinyurl.com about.me ' +
+    'wa.me',
+);
 
 /** Site builders whose bare host is shared but whose subdomains belong to one tenant each. */
-const SITE_BUILDER_HOSTS = [
-  'wixsite.com',
-  'business.site',
-  'square.site',
-  'godaddysites.com',
-  'weebly.com',
-  'wordpress.com',
-  'blogspot.com',
-  'squarespace.com',
-  'webflow.io',
-  'carrd.co',
-];
+export const SITE_BUILDER_HOSTS = words(
+  'wixsite.com business.site square.site godaddysites.com weebly.com wordpress.com blogspot.com ' +
+    'squarespace.com webflow.io carrd.co',
+);
 
-export function businessKeys(item: unknown): BusinessKey[] {
+/** The registrable domain of a host (text/domain.ts). */
+export type DomainOf = (host: string) => string | undefined;
+
+export function businessKeys(item: unknown, domainOf: DomainOf): BusinessKey[] {
   if (item === null || typeof item !== 'object') return [];
   const fields = item as Record<string, unknown>;
   const keys: BusinessKey[] = [];
@@ -94,7 +72,7 @@ export function businessKeys(item: unknown): BusinessKey[] {
   }
   const phone = normalizePhone(fields.phone);
   if (phone !== undefined) keys.push({ rule: 'phone', key: phone });
-  const website = websiteKey(fields.website);
+  const website = websiteKey(fields.website, domainOf) ?? websiteKey(fields.domain, domainOf);
   if (website !== undefined) keys.push({ rule: 'website', key: website });
   const name = normalizeName(fields.name);
   const address = normalizeAddress(fields.address);
@@ -104,15 +82,26 @@ export function businessKeys(item: unknown): BusinessKey[] {
 
 export class SuppressionIndex {
   readonly #keys = new Set<string>();
+  readonly #domainOf: DomainOf;
   #count = 0;
 
+  /** An empty index, with the public-suffix list its website rule needs. */
+  static async create(): Promise<SuppressionIndex> {
+    return new SuppressionIndex((await import('./domain.js')).registrableDomain);
+  }
+
+  constructor(domainOf: DomainOf) {
+    this.#domainOf = domainOf;
+  }
+
   add(item: unknown): void {
-    for (const { rule, key } of businessKeys(item)) this.#keys.add(`${rule}:${key}`);
+    for (const { rule, key } of businessKeys(item, this.#domainOf)) this.#keys.add(`${rule}:${key}`);
     this.#count += 1;
   }
 
   matches(item: unknown): MatchRule | undefined {
-    for (const { rule, key } of businessKeys(item)) if (this.#keys.has(`${rule}:${key}`)) return rule;
+    for (const { rule, key } of businessKeys(item, this.#domainOf))
+      if (this.#keys.has(`${rule}:${key}`)) return rule;
     return undefined;
   }
 
@@ -170,48 +159,21 @@ export function isSharedHost(host: string): boolean {
   return SHARED_HOSTS.some((shared) => host === shared || host.endsWith(`.${shared}`));
 }
 
-function websiteKey(value: unknown): string | undefined {
+function websiteKey(value: unknown, domainOf: DomainOf): string | undefined {
   const host = websiteHost(value);
-  return host === undefined || isSharedHost(host) ? undefined : host;
+  return host === undefined || isSharedHost(host) ? undefined : (domainOf(host) ?? host);
 }
 
-const STREET_WORDS: Record<string, string> = {
-  street: 'st',
-  avenue: 'ave',
-  av: 'ave',
-  road: 'rd',
-  boulevard: 'blvd',
-  drive: 'dr',
-  lane: 'ln',
-  court: 'ct',
-  place: 'pl',
-  parkway: 'pkwy',
-  highway: 'hwy',
-  suite: 'ste',
-  apartment: 'apt',
-  building: 'bldg',
-  floor: 'fl',
-  north: 'n',
-  south: 's',
-  east: 'e',
-  west: 'w',
-  northeast: 'ne',
-  northwest: 'nw',
-  southeast: 'se',
-  southwest: 'sw',
-};
+/** A street word and its abbreviation, as `word=abbreviation`. */
+const STREET_WORDS: Record<string, string> = Object.fromEntries(
+  words(
+    'street=st avenue=ave av=ave road=rd boulevard=blvd drive=dr lane=ln court=ct place=pl ' +
+      'parkway=pkwy highway=hwy suite=ste apartment=apt building=bldg floor=fl north=n south=s ' +
+      'east=e west=w northeast=ne northwest=nw southeast=se southwest=sw',
+  ).map((pair) => pair.split('=')),
+);
 
-const LEGAL_SUFFIXES = new Set([
-  'llc',
-  'pllc',
-  'llp',
-  'inc',
-  'incorporated',
-  'ltd',
-  'limited',
-  'corp',
-  'gmbh',
-]);
+const LEGAL_SUFFIXES = new Set(words('llc pllc llp inc incorporated ltd limited corp gmbh'));
 
 /** Lowercase words without accents or punctuation, `&` as "and", apostrophes dropped ("joe's" = "joes"). */
 export function normalizeText(value: unknown): string {

@@ -83,9 +83,7 @@ describe('geojson output', () => {
     expect(lines[1]).toContain('"coordinates":[-97.7431000,30.2672000]');
     expect(lines[1]).toContain('"rating":4.50');
     expect(lines.slice(3)).toEqual([']}', '']);
-    expect(stderr).toContain(
-      '5 items had no usable coordinates (lat, lng missing, null, not a number or out of range) and are not in the GeoJSON.',
-    );
+    expect(stderr).toContain('5 items left out: no usable lat, lng (missing, not a number, out of range).\n');
   });
 
   it('-o x.geojson chooses it; --fields picks and renames nothing but properties', async () => {
@@ -111,7 +109,7 @@ describe('geojson output', () => {
     expect(stdout).toBe('{"type":"FeatureCollection","features":[]}\n');
     expect(validFeatureCollection(stdout)).toEqual([]);
     expect(stderr).toContain(
-      '1 item received, none with usable coordinates (lat, lng): the FeatureCollection is empty.',
+      '1 item, none with usable lat, lng: the FeatureCollection is empty.\nSearch results have coordinates; leads and history entries do not.\n',
     );
   });
 });

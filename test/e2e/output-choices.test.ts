@@ -51,7 +51,7 @@ describe('--fields', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'leadctl: unknown field in --fields: phon (did you mean phone?)',
-      'known fields: id, name, address, phone, website, rating, review_count, category, saved_at (or --fields all)',
+      'known fields: id, name, address, phone, website, rating, review_count, category, saved_at, domain (or --fields all)',
     ]);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -97,9 +97,7 @@ describe('-o FILE without a format option', () => {
     const r = await leads(['--limit', '2', '-o', file]);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^\[\n\{"id":/);
-    expect(r.stderr).toContain(
-      `Writing json to ${file}: its name does not say a format (.csv, .tsv, .json, .ndjson, .jsonl, .xlsx, .geojson); --format chooses one.\n`,
-    );
+    expect(r.stderr).toContain(`Writing json to ${file}: its name says no format (-f picks one).\n`);
   });
 
   it('a format option that contradicts the extension wins, with a warning', async () => {
@@ -132,12 +130,12 @@ describe('--bom', () => {
 });
 
 describe('tables', () => {
-  it('piped, fit COLUMNS and say how many columns were hidden and how to pick them', async () => {
+  it('piped, fit COLUMNS and say which columns were hidden and how to pick them', async () => {
     const r = await leads(['--limit', '3', '-f', 'table'], { COLUMNS: '60' });
     expect(r.exitCode).toBe(0);
     for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
     expect(r.stderr).toContain(
-      '4 of 7 columns hidden to fit 60 columns (rating, review_count, category, saved_at): pick columns with --fields, e.g. --fields name,phone,website,rating,review_count,category,saved_at\n',
+      'website, review_count, category, saved_at hidden at 60\ncolumns: pick with --fields.\n',
     );
   });
 

@@ -7,9 +7,10 @@ import {
   SuppressionIndex,
   websiteHost,
 } from '../../src/text/business-match.js';
+import { registrableDomain } from '../../src/text/domain.js';
 
 const indexOf = (...items: unknown[]) => {
-  const index = new SuppressionIndex();
+  const index = new SuppressionIndex(registrableDomain);
   for (const item of items) index.add(item);
   return index;
 };
@@ -22,8 +23,8 @@ describe('id rule', () => {
   });
 
   it('ignores empty, null and non-string ids; a numeric id counts', () => {
-    expect(businessKeys({ id: '', place_id: null })).toEqual([]);
-    expect(businessKeys({ id: { x: 1 } })).toEqual([]);
+    expect(businessKeys({ id: '', place_id: null }, registrableDomain)).toEqual([]);
+    expect(businessKeys({ id: { x: 1 } }, registrableDomain)).toEqual([]);
     expect(indexOf({ id: 42 }).matches({ place_id: '42' })).toBe('id');
   });
 });
@@ -87,10 +88,22 @@ describe('website rule', () => {
     expect(index.matches({ website: 'http://joesplumbing.com/services/drains' })).toBe('website');
   });
 
-  it('keeps subdomains apart', () => {
+  it('matches by registrable domain: a subdomain meets its domain, public suffixes are read right', () => {
     expect(
       indexOf({ website: 'https://austin.joesplumbing.com' }).matches({ website: 'joesplumbing.com' }),
-    ).toBeUndefined();
+    ).toBe('website');
+    const uk = indexOf({ website: 'https://www.shop.example.co.uk/x' });
+    expect(uk.matches({ website: 'http://example.co.uk' })).toBe('website');
+    expect(uk.matches({ website: 'http://other.co.uk' })).toBeUndefined();
+    expect(businessKeys({ website: 'https://shop.example.co.uk' }, registrableDomain)).toEqual([
+      { rule: 'website', key: 'example.co.uk' },
+    ]);
+  });
+
+  it("reads a CRM's domain column as a website", () => {
+    expect(
+      indexOf({ domain: 'joesplumbing.com' }).matches({ website: 'https://www.joesplumbing.com/' }),
+    ).toBe('website');
   });
 
   it('reads an international name in its ASCII form', () => {
@@ -105,7 +118,7 @@ describe('website rule', () => {
     expect(isSharedHost('notfacebook.com')).toBe(false);
     const index = indexOf({ website: 'https://www.facebook.com/joesplumbing' });
     expect(index.matches({ website: 'https://facebook.com/otherplumber' })).toBeUndefined();
-    expect(businessKeys({ website: 'https://www.facebook.com/joesplumbing' })).toEqual([]);
+    expect(businessKeys({ website: 'https://www.facebook.com/joesplumbing' }, registrableDomain)).toEqual([]);
   });
 
   it("gives a key for a site builder's tenant host but not for its bare host", () => {
@@ -114,6 +127,10 @@ describe('website rule', () => {
     const index = indexOf({ website: 'https://joes.wixsite.com/plumbing' });
     expect(index.matches({ website: 'joes.wixsite.com' })).toBe('website');
     expect(index.matches({ website: 'https://ann.wixsite.com/plumbing' })).toBeUndefined();
+    // The public-suffix list does not name every builder: its tenants still count as their own.
+    const press = indexOf({ website: 'https://joes.wordpress.com' });
+    expect(press.matches({ website: 'www.joes.wordpress.com/about' })).toBe('website');
+    expect(press.matches({ website: 'https://ann.wordpress.com' })).toBeUndefined();
   });
 
   it('gives no key for text that is not a host', () => {
@@ -152,12 +169,12 @@ describe('name and address rule', () => {
     const index = indexOf({ name: 'Starbucks', address: '1 Congress Ave, Austin' });
     expect(index.matches({ name: 'Starbucks', address: '2 Lamar Blvd, Austin' })).toBeUndefined();
     expect(index.matches({ name: 'Other Cafe', address: '1 Congress Ave, Austin' })).toBeUndefined();
-    expect(businessKeys({ name: 'Starbucks' })).toEqual([]);
-    expect(businessKeys({ name: 'Starbucks', address: ' ,, ' })).toEqual([]);
+    expect(businessKeys({ name: 'Starbucks' }, registrableDomain)).toEqual([]);
+    expect(businessKeys({ name: 'Starbucks', address: ' ,, ' }, registrableDomain)).toEqual([]);
   });
 
   it('keeps a name that is only a legal suffix', () => {
-    expect(businessKeys({ name: 'Inc', address: '1 A St' })).toEqual([
+    expect(businessKeys({ name: 'Inc', address: '1 A St' }, registrableDomain)).toEqual([
       { rule: 'name_address', key: 'inc|1 a st' },
     ]);
   });

@@ -8,6 +8,8 @@ describe('registrableDomain', () => {
     ['acme.com/contact', 'acme.com'],
     ['  https://Plumbing.Example.com.au  ', 'example.com.au'],
     ['https://joes.wixsite.com/home', 'joes.wixsite.com'],
+    ['https://www.joes.wordpress.com/', 'joes.wordpress.com'],
+    ['https://wordpress.com/', 'wordpress.com'],
   ])('%s -> %s', (website, domain) => {
     expect(registrableDomain(website)).toBe(domain);
   });

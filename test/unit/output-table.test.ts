@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { fitColumnWidths, MIN_COLUMN_WIDTH } from '../../src/output/column-widths.js';
 import type { RenderOptions } from '../../src/output/index.js';
 import { createTableRenderer, displayWidth, SAMPLE_ROWS, shortWebsite } from '../../src/output/table.js';
 
@@ -119,38 +118,6 @@ describe('table', () => {
 
   it('renders nothing for no rows', () => {
     expect(renderTable([])).toBe('');
-  });
-});
-
-describe('fitColumnWidths', () => {
-  it('keeps natural widths when they fit', () => {
-    expect(fitColumnWidths([5, 10, 7], 22)).toEqual([5, 10, 7]);
-  });
-
-  it('shrinks the widest columns first and uses the whole budget', () => {
-    const widths = fitColumnWidths([6, 50, 40, 4], 40);
-    expect(widths.reduce((a, b) => a + b, 0)).toBe(40);
-    expect(widths[0]).toBe(6);
-    expect(widths[3]).toBe(4);
-    expect(Math.abs((widths[1] ?? 0) - (widths[2] ?? 0))).toBeLessThanOrEqual(1);
-  });
-
-  it('keeps a phone-wide column whole while the wide columns can give way', () => {
-    // name, address, phone (17 with padding), website, rating: the 100-column case of a search.
-    const widths = fitColumnWidths([30, 40, 17, 38, 8], 80);
-    expect(widths[2]).toBe(17);
-    expect(widths[4]).toBe(8);
-    expect(widths.reduce((a, b) => a + b, 0)).toBe(80);
-  });
-
-  it('cuts short columns too once the wide ones would drop below a useful width', () => {
-    const widths = fitColumnWidths([30, 40, 17, 17, 17], 60);
-    expect(widths.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60);
-    expect(widths[2]).toBeLessThan(17);
-  });
-
-  it('falls back to the minimum width when even that does not fit', () => {
-    expect(fitColumnWidths([20, 2, 30], 5)).toEqual([MIN_COLUMN_WIDTH, 2, MIN_COLUMN_WIDTH]);
   });
 });
 

@@ -59,13 +59,39 @@ describe('--where grammar', () => {
   });
 
   it('refuses a misspelt field with a suggestion, and takes a known one', () => {
-    expect(() => checkWhereFields([parseWhere('ratng>4')], ['name', 'rating'])).toThrow(
+    const text = () => false;
+    expect(() => checkWhereFields([parseWhere('ratng>4')], ['name', 'rating'], text)).toThrow(
       'unknown field in --where "ratng>4": ratng (did you mean rating?)',
     );
     expect(() =>
-      checkWhereFields([parseWhere('rating>4'), parseWhere('!name')], ['name', 'rating']),
+      checkWhereFields([parseWhere('rating>4'), parseWhere('!name')], ['name', 'rating'], text),
     ).not.toThrow();
   });
+
+  it.each([
+    ['rating>=4,5', 'rating is a number and "4,5" is not one (did you mean rating>=4.5?)', "'rating>=4.5'"],
+    ['review_count>1,000', '(did you mean review_count>1000?)', "'review_count>1000'"],
+    ['rating>=four', 'rating is a number and "four" is not one', "'rating>=4.5'"],
+    ['rating!=n/a', 'rating is a number and "n/a" is not one', "'rating!=4.5'"],
+  ])('refuses %s on a number field, with the number to write', (condition, message, fix) => {
+    const check = () => checkWhereFields([parseWhere(condition)], undefined, (field) => field !== 'name');
+    expect(check).toThrow(message);
+    expect(check).toThrow(UsageError);
+    try {
+      check();
+    } catch (error) {
+      expect((error as UsageError).hint).toContain(fix);
+    }
+  });
+
+  it.each(['rating>=4.5', 'rating=', 'rating~4', 'name>=four'])(
+    'takes %s: a number, an empty value, a contains, a text field',
+    (condition) => {
+      expect(() =>
+        checkWhereFields([parseWhere(condition)], undefined, (field) => field !== 'name'),
+      ).not.toThrow();
+    },
+  );
 });
 
 describe('--where on numbers: exact digits', () => {
