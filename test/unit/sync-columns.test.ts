@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExactNumber } from '../../src/api/exact-number.js';
 import { timeSpan } from '../../src/commands/options.js';
-import { columnValue, rowValues } from '../../src/sync/schema.js';
+import { columnValue, rowValues } from '../../src/store/schema.js';
 
 describe('columnValue', () => {
   it.each([
