@@ -187,14 +187,21 @@ async function restOfFirstPass(o: ListSyncOptions, state: ListState): Promise<Li
     if (live === 0) break;
     let page = Math.floor((live - 1) / LIMIT) + 1;
     let answer = await read(page);
-    let last = -1;
+    // The edge: the last kept row with only new items after it. Found at a page's end when the page
+    // after it holds none of them, so a step never goes back the way it came.
+    let [last, moved] = [-1, 0];
     for (let steps = 0; ; steps++) {
       last = answer.ids.findLastIndex((id) => answer.known.has(id));
       const move =
-        page > 1 && last < 0 ? -1 : last === answer.ids.length - 1 && page < answer.meta.totalPages ? 1 : 0;
+        page > 1 && last < 0 && moved !== 1
+          ? -1
+          : last === answer.ids.length - 1 && page < answer.meta.totalPages && moved !== -1
+            ? 1
+            : 0;
       if (move === 0) break;
       if (steps === 20) throw new FullPassNeeded();
       page += move;
+      moved = move;
       answer = await read(page);
     }
     // From the edge to the end, every item the mirror lacks, in order, below every row it holds.
