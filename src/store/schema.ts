@@ -340,7 +340,8 @@ async function copyVersion1(db: SqlEngine, tables: string[], fallbackAccount: st
       [account],
     );
   }
-  for (const table of tables) await db.exec(`DROP TABLE ${table}_v1`);
+  // Children first: search_sightings referred to searches.
+  for (const table of [...tables].reverse()) await db.exec(`DROP TABLE ${table}_v1`);
   for (const table of ['leads', 'search_results'].filter((t) => tables.includes(t))) {
     const key = table === 'leads' ? 'id' : 'place_id';
     for (const row of await db.all(`SELECT ${key} AS k, website FROM ${table} WHERE website IS NOT NULL`)) {

@@ -133,14 +133,14 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
     close: async () => db.close(),
   };
   if (options.check) {
-    const rows = await engine.all('PRAGMA quick_check');
+    const rows = await engine.all('PRAGMA quick_check').catch((error: LeadError) => {
+      db.close();
+      throw error;
+    });
     const problems = rows.map((row) => String(Object.values(row)[0])).filter((text) => text !== 'ok');
     if (problems.length > 0) {
       db.close();
-      throw new UsageError(
-        `${file} is damaged (SQLite quick_check: ${problems.slice(0, 2).join('; ')})`,
-        `keep a copy, then rebuild it: sqlite3 ${file} ".recover" | sqlite3 new.db, and sync --db new.db --full`,
-      );
+      throw damaged(file, `quick_check: ${problems.slice(0, 2).join('; ')}`);
     }
   }
   return engine;
@@ -164,13 +164,22 @@ function sqliteError(error: unknown, file: string, phase: 'open' | 'write' = 'wr
       hint: 'free some space and run it again: the rows committed so far are kept',
     });
   }
+  if (code === 11) return damaged(file, reason);
   const hint =
     code === 5 || code === 6
       ? 'another program is writing to it: wait for it to finish'
-      : code === 26 || code === 11
+      : code === 26
         ? 'name a SQLite database file that leadctl may use, or a new file'
         : undefined;
   return new UsageError(`cannot ${phase} database ${file}: ${reason}`, hint);
+}
+
+/** A file SQLite finds damaged is never written to: what it holds can still be recovered. */
+function damaged(file: string, reason: string): UsageError {
+  return new UsageError(
+    `${file} is damaged (SQLite ${reason}); nothing was written to it`,
+    `keep a copy, then rebuild it: sqlite3 ${file} .recover | sqlite3 new.db; leadctl sync --db new.db --full`,
+  );
 }
 
 function realPathOr(file: string): string {

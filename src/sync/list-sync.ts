@@ -93,21 +93,25 @@ export async function syncList(o: ListSyncOptions): Promise<void> {
   });
 }
 
-/** One page in one transaction: its rows, and the list's state with them. */
+/** One page in one transaction: its rows, and the list's state with them; counted once committed. */
 async function commit(
   o: ListSyncOptions,
   items: Item[],
   ranks: ((at: number) => number) | undefined,
   state: ListState,
 ) {
-  await o.store.transaction(async () => {
-    const page = await o.store.upsert(o.resource, o.account, items, o.seenAt, ranks);
-    o.counts.added += page.added;
-    o.counts.changed += page.changed;
-    o.counts.revived += page.revived;
-    state.rows += page.added + page.revived;
-    await o.store.writeState(o.account, o.resource, state);
+  const page = await o.store.transaction(async () => {
+    const counts = await o.store.upsert(o.resource, o.account, items, o.seenAt, ranks);
+    await o.store.writeState(o.account, o.resource, {
+      ...state,
+      rows: state.rows + counts.added + counts.revived,
+    });
+    return counts;
   });
+  o.counts.added += page.added;
+  o.counts.changed += page.changed;
+  o.counts.revived += page.revived;
+  state.rows += page.added + page.revived;
 }
 
 /** Every page; the rows a complete pass did not see are marked deleted. */
