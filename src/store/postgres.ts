@@ -141,7 +141,13 @@ export async function openPostgres(url: string, env: NodeJS.ProcessEnv): Promise
     const client = new pg.Client({ ...config, password, types });
     // A connection lost between statements: the next statement fails and says so.
     client.on('error', () => {});
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      // A refused login leaves the socket open until the server's authentication timeout (60 s).
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      throw error;
+    }
     return client;
   };
   let client: InstanceType<typeof pg.Client>;
@@ -229,7 +235,8 @@ function plainRow(row: Record<string, unknown>): SqlRow {
 function pgError(error: unknown, label: string, phase: 'open' | 'write' = 'write'): LeadError {
   if (error instanceof LeadError) return error;
   const code = String((error as { code?: unknown }).code ?? '');
-  const reason = reasonOf(error);
+  // The server's own sentence; a refused connection has none but its code.
+  const reason = error instanceof Error && error.message ? error.message : reasonOf(error);
   if (code === '53100') {
     return new LeadError(`cannot write database ${label}: ${reason}`, {
       exitCode: 1,

@@ -267,17 +267,16 @@ export function storedColumns(table: StoredTable): string[] {
  */
 export async function migrate(db: SqlEngine, account: string): Promise<number> {
   const found = await schemaVersion(db);
-  if (found > SCHEMA_VERSION) return found;
+  // Current: nothing to create, so a role that may only read and write rows opens it.
+  if (found >= SCHEMA_VERSION) return found;
   const old = found === 1 ? await oldTables(db) : [];
   for (const table of old) await db.exec(`ALTER TABLE ${table} RENAME TO ${table}_v1`);
   await db.exec(schemaFor(db.kind));
   if (old.length > 0) await copyVersion1(db, old, account);
-  if (found < SCHEMA_VERSION) {
-    await db.run('DELETE FROM schema_version');
-    await db.run(`INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`);
-    // leadctl 1 reads SQLite's user_version and refuses a file newer than it knows.
-    if (db.kind === 'sqlite') await db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-  }
+  await db.run('DELETE FROM schema_version');
+  await db.run(`INSERT INTO schema_version (version) VALUES (${SCHEMA_VERSION})`);
+  // leadctl 1 reads SQLite's user_version and refuses a file newer than it knows.
+  if (db.kind === 'sqlite') await db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   return found;
 }
 

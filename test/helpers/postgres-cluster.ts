@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export interface TestCluster {
-  /** postgres://leadctl_test@127.0.0.1:PORT/postgres: the role tests create their databases with. */
+  /** postgres://leadctl_test@127.0.0.1:PORT/postgres: a superuser, as the docs' set-up SQL needs. */
   url: string;
   password: string;
   stop(): void;
@@ -98,7 +98,7 @@ export async function startTestCluster(): Promise<TestCluster | { missing: strin
     const password = `test-${process.pid}-${Date.now()}`;
     const admin = new pg.Client({ host: dir, port, user: 'postgres', database: 'postgres' });
     await admin.connect();
-    await admin.query(`CREATE ROLE leadctl_test LOGIN CREATEDB CREATEROLE PASSWORD '${password}'`);
+    await admin.query(`CREATE ROLE leadctl_test LOGIN SUPERUSER PASSWORD '${password}'`);
     await admin.end();
     return { url: `postgres://leadctl_test@127.0.0.1:${port}/postgres`, password, stop };
   } catch (error) {
