@@ -33,7 +33,7 @@ export function databaseTarget(
 ): DatabaseTarget {
   if (db !== undefined && isPostgresUrl(db)) {
     // A flag shows in the process list and the shell's history: no password there.
-    if (URL.canParse(db) && new URL(db).password !== '') {
+    if (/^[^:]+:\/\/[^:@/]*:[^@/]*@/.test(db)) {
       throw new UsageError(
         '--db must not hold a password: the process list and shell history would show it',
         'give it through PGPASSWORD or ~/.pgpass, or store the whole URL: leadctl config set db-url',

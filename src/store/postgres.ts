@@ -26,26 +26,28 @@ const SSLMODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-
 
 /** libpq's reading of a connection URL and the PG* variables (pure: the unit tests call it). */
 export function pgTarget(url: string, env: NodeJS.ProcessEnv): PgTarget {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError('invalid database URL: expected postgres://user@host:port/database');
-  }
-  const param = (name: string) => parsed.searchParams.get(name) || undefined;
-  const decoded = (text: string) => (text ? decodeURIComponent(text) : undefined);
-  const host =
-    decoded(parsed.hostname.replace(/^\[(.*)\]$/, '$1')) ?? param('host') ?? env.PGHOST ?? 'localhost';
-  const port = Number(parsed.port || param('port') || env.PGPORT || 5432);
-  const user = decoded(parsed.username) ?? param('user') ?? env.PGUSER ?? os.userInfo().username;
-  const database = decoded(parsed.pathname.slice(1)) ?? param('dbname') ?? env.PGDATABASE ?? user;
+  // libpq's URL: every part optional (postgres:// alone means "all from the environment"), which
+  // WHATWG URL parsing refuses for an empty host.
+  const parts =
+    /^postgres(?:ql)?:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\[[^\]]*\]|[^/?:]*)(?::(\d*))?(?:\/([^?]*))?(?:\?(.*))?$/i.exec(
+      url,
+    );
+  if (!parts) throw new UsageError('invalid database URL: expected postgres://user@host:port/database');
+  const [, userPart, passwordPart, hostPart, portPart, databasePart, query] = parts;
+  const params = new URLSearchParams(query ?? '');
+  const param = (name: string) => params.get(name) || undefined;
+  const decoded = (text: string | undefined) => (text ? decodeURIComponent(text) : undefined);
+  const host = decoded(hostPart?.replace(/^\[(.*)\]$/, '$1')) ?? param('host') ?? env.PGHOST ?? 'localhost';
+  const port = Number(portPart || param('port') || env.PGPORT || 5432);
+  const user = decoded(userPart) ?? param('user') ?? env.PGUSER ?? os.userInfo().username;
+  const database = decoded(databasePart) ?? param('dbname') ?? env.PGDATABASE ?? user;
   const sslmode = param('sslmode') ?? env.PGSSLMODE ?? 'prefer';
   if (!SSLMODES.includes(sslmode)) {
     throw new UsageError(`invalid sslmode "${sslmode}": expected one of ${SSLMODES.join(', ')}`);
   }
   const passFile = env.PGPASSFILE || path.join(env.HOME || os.homedir(), '.pgpass');
   const password =
-    decoded(parsed.password) ??
+    decoded(passwordPart) ??
     (env.PGPASSWORD || undefined) ??
     pgpassLookup(passFile, host, port, database, user);
   const shownHost = host.includes(':') ? `[${host}]` : host.startsWith('/') ? '' : host;

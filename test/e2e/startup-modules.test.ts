@@ -93,6 +93,7 @@ describe('what every run loads before its action', () => {
     ['ora', 'dots12'],
     ['conf (ajv)', 'ajv'],
     ['exceljs', 'WorkbookWriter'],
+    ['pg (PostgreSQL)', 'SCRAM-SERVER-FIRST-MESSAGE'],
   ])('holds no %s: --help and --version never need it', (_, marker) => {
     const chunks = [...staticChunks(join(dirname(BIN), '../dist/cli.js'))];
     expect(chunks.length).toBeGreaterThan(3); // the walk follows the chunks' own imports
