@@ -16,6 +16,7 @@ import {
   tableAgainstCsv,
   xlsxAgainstCsv,
 } from './scenarios.mjs';
+import { judgeSync, syncAgainstMinimal } from './sync.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -30,9 +31,10 @@ const { values: opts } = parseArgs({
     'xlsx-leads': { type: 'string', default: '1000000' },
     latency: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '4' },
+    'sync-leads': { type: 'string', default: '100000' },
     record: { type: 'boolean', default: false },
-    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table, xlsx).
-    only: { type: 'string', default: 'startup,export,checkpoint,memory,table,xlsx' },
+    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table, xlsx, sync).
+    only: { type: 'string', default: 'startup,export,checkpoint,memory,table,xlsx,sync' },
   },
 });
 const only = new Set(opts.only.split(','));
@@ -90,11 +92,17 @@ try {
     rows.push(
       ...(await xlsxAgainstCsv(sandbox.file, { leads: int('xlsx-leads'), runs: int('memory-runs') })),
     );
+  if (only.has('sync')) log(`sync of ${int('sync-leads')} leads against a minimal fetch + insert script…`);
+  if (only.has('sync'))
+    rows.push(
+      ...(await syncAgainstMinimal(sandbox.file, { leads: int('sync-leads'), runs: int('memory-runs') })),
+    );
 } finally {
   sandbox.remove();
 }
 
 const notes = judge(rows, { pageSize: PAGE_SIZE });
+judgeSync(rows, notes);
 const missed = [...notes.values()].filter((note) => note.ok === false);
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 const footnotes = [

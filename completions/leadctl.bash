@@ -63,7 +63,7 @@ _leadctl_options() {
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
     'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude --account --seen-by -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --reveal -h --help ;;
@@ -80,7 +80,7 @@ _leadctl_options() {
     'leadctl auth logout:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl auth status:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl auth help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
-    'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --db -h --help ;;
+    'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --db --account --full -h --help ;;
     'leadctl usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --json -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -X --method -F --field -f --raw-field --paginate -h --help ;;
     'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --max-requests --max-searches --max-searches-per-day --read-only --tools -h --help ;;
@@ -139,9 +139,11 @@ _leadctl_own_option_value() {
     'leadctl search:--columns') echo any ;;
     'leadctl search:--max-requests') echo any ;;
     'leadctl search:--concurrency') echo any ;;
-    'leadctl search:--db') echo files ;;
+    'leadctl search:--db') echo any ;;
     'leadctl search:--cache') echo any ;;
     'leadctl search:--exclude') echo files ;;
+    'leadctl search:--account') echo any ;;
+    'leadctl search:--seen-by') printf '%s\n' choices account all ;;
     'leadctl search:-f'|'leadctl search:--format') printf '%s\n' choices table json ndjson csv tsv xlsx geojson ;;
     'leadctl search:--fields') echo any ;;
     'leadctl search:--where') echo any ;;
@@ -158,7 +160,8 @@ _leadctl_own_option_value() {
     'leadctl sandbox:--seed') echo any ;;
     'leadctl sandbox:--daily-limit') echo any ;;
     'leadctl sandbox:--live-search-limit') echo any ;;
-    'leadctl sync:--db') echo files ;;
+    'leadctl sync:--db') echo any ;;
+    'leadctl sync:--account') echo any ;;
     'leadctl api:-X'|'leadctl api:--method') echo any ;;
     'leadctl api:-F'|'leadctl api:--field') echo any ;;
     'leadctl api:-f'|'leadctl api:--raw-field') echo any ;;
@@ -183,8 +186,8 @@ _leadctl_option_value() {
 # The choices of positional argument number $2 (from 0) under command path $1, one a line.
 _leadctl_argument_choices() {
   case "$1:${2-}" in
-    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
-    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom ;;
+    'leadctl config set:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom db-url ;;
+    'leadctl config get:0') printf '%s\n' api-key base-url format timeout retries max-wait plan bom db-url ;;
     'leadctl config remove-profile:0') _leadctl_profiles ;;
     'leadctl config help:0') printf '%s\n' set get unset list profiles remove-profile path ;;
     'leadctl completion:0') printf '%s\n' bash zsh fish ;;

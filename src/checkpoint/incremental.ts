@@ -18,6 +18,8 @@ export interface IncrementalOptions {
   signal: AbortSignal;
   noun: string;
   onPage?(page: number, written: number): void;
+  /** What is thrown when no remembered id is left (default: the checkpoint's error). */
+  boundaryLost?(): Error;
 }
 
 export interface NewHead {
@@ -104,7 +106,8 @@ export function incrementalPages<T extends Record<string, unknown>>(
         if (boundary >= 0 || lastPage) {
           // The end of the list without the boundary: every remembered item was deleted, and
           // position can no longer tell new from old. An empty head (an empty list then) is no loss.
-          if (boundary < 0 && options.head.length > 0) throw boundaryLost(options.noun, options.head.length);
+          if (boundary < 0 && options.head.length > 0)
+            throw options.boundaryLost?.() ?? boundaryLost(options.noun, options.head.length);
           outcome = { head: extendHead(front, options.head), total: firstTotal };
           return;
         }

@@ -12,6 +12,7 @@ export const CONFIG_KEYS = [
   'max-wait',
   'plan',
   'bom',
+  'db-url',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -33,6 +34,8 @@ export interface ProfileValues {
   plan?: PlanName;
   /** csv and tsv start with a UTF-8 byte-order mark unless --no-bom (stored as a JSON boolean). */
   bom?: boolean;
+  /** sync and search's PostgreSQL database when --db names none; its password is shown masked. */
+  'db-url'?: string;
 }
 
 /** Where a value came from, so an error can say where to fix it. */
@@ -107,6 +110,10 @@ const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
     raw === 'true' || raw === 'false'
       ? { ok: true, value: raw === 'true' }
       : { ok: false, expected: 'expected true or false' },
+  'db-url': (raw) =>
+    /^postgres(ql)?:\/\//i.test(raw) && URL.canParse(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, expected: 'expected a postgres:// or postgresql:// URL', hideValue: true },
 };
 
 const NUMERIC_KEYS: ReadonlySet<ConfigKey> = new Set(['timeout', 'retries', 'max-wait']);

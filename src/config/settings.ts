@@ -38,6 +38,8 @@ export interface Settings {
   plan?: PlanName;
   /** The profile's `bom` (`config set bom true`): csv and tsv get a byte-order mark unless --no-bom. */
   bom?: boolean;
+  /** The profile's PostgreSQL database (`config set db-url`), for sync and search when --db names none. */
+  dbUrl?: string;
   configPath: string;
   /** For the caller to print on stderr (unless --quiet). */
   warnings: string[];
@@ -53,7 +55,10 @@ interface Layer {
 }
 
 // Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
-const LAYERS: Record<Exclude<ConfigKey, 'format' | 'plan' | 'bom'>, (flags: GlobalFlags) => Layer> = {
+const LAYERS: Record<
+  Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>,
+  (flags: GlobalFlags) => Layer
+> = {
   'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
   'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
   timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
@@ -68,7 +73,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const stored = requireProfile(file, profile);
   const origin = { profile, path: configPath };
 
-  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan' | 'bom'>>(key: K) {
+  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>>(key: K) {
     const { flag, env: envName } = LAYERS[key](flags);
     // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
     if (flag?.value !== undefined) {
@@ -95,6 +100,9 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const format = storedValue(stored, 'format', origin);
   const plan = storedValue(stored, 'plan', origin);
   const bom = storedValue(stored, 'bom', origin);
+  const dbUrl = storedValue(stored, 'db-url', origin);
+  // Its password is masked in every stderr line, as the key is.
+  if (dbUrl) rememberSecret(decodeURIComponent(new URL(dbUrl).password));
   return {
     profile,
     ...(apiKey ? { apiKey: apiKey.value, apiKeySource: apiKey.source } : {}),
@@ -105,6 +113,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     ...(format ? { format } : {}),
     ...(plan ? { plan } : {}),
     ...(bom === undefined ? {} : { bom }),
+    ...(dbUrl ? { dbUrl } : {}),
     configPath,
     warnings: [...file.warnings, ...unknownKeyWarnings(stored, origin)],
   };

@@ -87,7 +87,10 @@ export function listLeads(state: SandboxState, _account: SandboxAccount, request
   if (isApiResponse(paging)) return paging;
   const { seed, hostileData } = state.settings;
   const refs = state.leads.slice((paging.page - 1) * paging.limit, paging.limit);
-  const leads = refs.map((ref) => generateLead(seed, ref.serial, ref.savedAtMs, hostileData, ref.rank));
+  const leads = refs.map((ref) => ({
+    ...generateLead(seed, ref.serial, ref.savedAtMs, hostileData, ref.rank),
+    ...state.leads.changes.get(ref.serial),
+  }));
   return ok({ leads, meta: pageMeta(paging, state.leads.total) });
 }
 

@@ -3,6 +3,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { generateLead } from './data.js';
 import { SANDBOX_KEYS } from './keys.js';
 import { type ApiResponse, errorResponse, readBody, splitTarget, writeJson } from './responses.js';
 import { routeRequest } from './routes.js';
@@ -32,6 +33,8 @@ const BAD_REQUEST = `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Ty
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const settings = resolveSettings(options);
   const state = createState(settings);
+  // A lead's id follows from its serial alone (data.ts draws it first).
+  const idOf = (serial: number) => generateLead(settings.seed, serial, 0).id;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -142,6 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests,
     addLeads: (n) => state.leads.add(n, settings.now()),
     removeLeads: (n) => state.leads.remove(n),
+    deleteLeads: (positions) => state.leads.deleteAt(positions).map((ref) => idOf(ref.serial)),
+    restoreLeads: () => state.leads.restore(),
+    changeLead: (position, fields) => {
+      const [ref] = state.leads.slice(position, 1);
+      if (!ref) throw new RangeError(`no lead at position ${position}`);
+      state.leads.changes.set(ref.serial, { ...state.leads.changes.get(ref.serial), ...fields });
+      return idOf(ref.serial);
+    },
     onRequest: (fn) => {
       hook = fn;
     },

@@ -39,6 +39,10 @@ export class LeadStore {
   private readonly runs: SerialRun[] = [];
   private nextSerial = 0;
   private newestEverMs: number;
+  /** Serials deleted in place (deleteAt), listed again by restore(). */
+  private readonly hidden = new Set<number>();
+  /** Fields changed by changeAt, by serial. */
+  readonly changes = new Map<number, Record<string, unknown>>();
 
   /** Initial leads end a minute before `anchorMs`, spaced up to 45 minutes apart and within a year. */
   constructor(initialCount: number, anchorMs: number, jitterSource: (serial: number) => number) {
@@ -60,7 +64,36 @@ export class LeadStore {
   get total(): number {
     let total = 0;
     for (const run of this.runs) total += run.end - run.start;
-    return total;
+    return total - this.hiddenPositions().length;
+  }
+
+  /** Deletes the leads now at these positions (0 = the newest), leaving the others where they are. */
+  deleteAt(positions: readonly number[]): SavedLeadRef[] {
+    const refs = positions.flatMap((position) => this.slice(position, 1));
+    for (const ref of refs) this.hidden.add(ref.serial);
+    return refs;
+  }
+
+  /** Lists every lead deleteAt removed again, in its old place. */
+  restore(): void {
+    this.hidden.clear();
+  }
+
+  /** Where each deleted serial would stand among all leads, ascending. */
+  private hiddenPositions(): number[] {
+    const positions: number[] = [];
+    for (const serial of this.hidden) {
+      let before = 0;
+      for (let r = this.runs.length - 1; r >= 0; r--) {
+        const run = this.runs[r]!;
+        if (serial >= run.start && serial < run.end) {
+          positions.push(before + run.end - 1 - serial);
+          break;
+        }
+        before += run.end - run.start;
+      }
+    }
+    return positions.sort((a, b) => a - b);
   }
 
   /** Saves n new leads at `nowMs` (kept strictly newer than any lead before them). */
@@ -99,6 +132,15 @@ export class LeadStore {
 
   /** Leads at positions offset..offset+count-1, counted from the newest. */
   slice(offset: number, count: number): SavedLeadRef[] {
+    if (this.hidden.size === 0) return this.sliceAll(offset, count);
+    const hidden = this.hiddenPositions();
+    let from = offset;
+    for (const position of hidden) if (position <= from) from += 1;
+    const refs = this.sliceAll(from, count + hidden.length);
+    return refs.filter((ref) => !this.hidden.has(ref.serial)).slice(0, count);
+  }
+
+  private sliceAll(offset: number, count: number): SavedLeadRef[] {
     const refs: SavedLeadRef[] = [];
     let skip = offset;
     for (let r = this.runs.length - 1; r >= 0 && refs.length < count; r--) {

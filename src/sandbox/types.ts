@@ -96,6 +96,12 @@ export interface SandboxHandle {
   addLeads(n: number): void;
   /** Removes the n newest leads. */
   removeLeads(n: number): void;
+  /** Deletes the leads now at these positions (0 = the newest) as a user would; returns their ids. */
+  deleteLeads(positions: readonly number[]): string[];
+  /** Lists every lead deleteLeads removed again, in its old place. */
+  restoreLeads(): void;
+  /** Changes fields of the lead now at `position` (a new rating, a review count); returns its id. */
+  changeLead(position: number, fields: Partial<Lead>): string;
   /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
   onRequest(fn: RequestHook | undefined): void;
   /** Closes the server and destroys every open socket. */

@@ -7,8 +7,9 @@ import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
 import { decodeUtf8 } from '../batch/load-input.js';
 import { errorCode, reasonOf } from '../output/destination.js';
+import { databaseTarget, isPostgresUrl } from '../store/paths.js';
+import { openStore } from '../store/store.js';
 import { SuppressionIndex } from '../text/business-match.js';
-import { loadSqlite } from './engine.js';
 
 /** The columns a suppression list is read from; any other column is ignored. */
 export const EXCLUDE_COLUMNS = ['place_id', 'id', 'phone', 'website', 'domain', 'name', 'address'] as const;
@@ -21,7 +22,12 @@ const COLUMN_ALIASES: Record<string, string> = {
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
-export async function loadExcludeList(file: string): Promise<SuppressionIndex> {
+/** `database`: how a leadctl database is read (the run's environment; one account's rows, or all). */
+export async function loadExcludeList(
+  file: string,
+  database: { env: NodeJS.ProcessEnv; account: string | undefined },
+): Promise<SuppressionIndex> {
+  if (isPostgresUrl(file)) return fromDatabase(file, database);
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -29,7 +35,7 @@ export async function loadExcludeList(file: string): Promise<SuppressionIndex> {
     throw new UsageError(`cannot read --exclude ${file}: ${readReason(error)}`);
   }
   if (bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC) {
-    return fromDatabase(file);
+    return fromDatabase(file, database);
   }
   return fromCsv(decodeUtf8(bytes, file), file);
 }
@@ -71,27 +77,21 @@ function unguarded(cell: string | undefined): string | undefined {
   return cell !== undefined && /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
-async function fromDatabase(file: string): Promise<SuppressionIndex> {
-  const DatabaseSync = await loadSqlite('--exclude with a database');
-  const index = await SuppressionIndex.create();
-  let db: InstanceType<typeof DatabaseSync> | undefined;
+async function fromDatabase(
+  file: string,
+  { env, account }: { env: NodeJS.ProcessEnv; account: string | undefined },
+): Promise<SuppressionIndex> {
+  const store = await openStore(databaseTarget(file, undefined, env), env, {
+    feature: '--exclude with a database',
+    account: account ?? 'default',
+  });
   try {
-    db = new DatabaseSync(file, { readOnly: true });
-    for (const sql of [
-      'SELECT id, name, address, phone, website FROM leads',
-      'SELECT place_id, name, address, phone, website FROM search_results',
-    ]) {
-      for (const row of db.prepare(sql).all()) index.add(row);
-    }
-  } catch (error) {
-    throw new UsageError(
-      `cannot read --exclude ${file}: ${(error as { errstr?: string }).errstr ?? reasonOf(error)}`,
-      'name a database leadctl wrote (sync, search --db), or a CSV',
-    );
+    const index = await SuppressionIndex.create();
+    for (const row of await store.businesses(account)) index.add(row);
+    return index;
   } finally {
-    db?.close();
+    await store.close();
   }
-  return index;
 }
 
 /** Reading, a missing path is a missing file (output/destination.ts words it for writing: "no such directory"). */

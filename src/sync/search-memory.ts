@@ -1,15 +1,15 @@
 // What `search` remembers and forgets with --db, --new-only, --cache and --exclude: answers from
 // the database within --cache (no request), drops the businesses of the --exclude list and, with
 // --new-only, the places the database has seen before; stores every result a sent search returned,
-// by place_id, with the query, location and time (one transaction per search).
-import { UsageError } from '../api/errors.js';
-import { parseJsonLossless } from '../api/exact-json-parser.js';
+// by place_id, with the query, location and time (one transaction per search). The database is the
+// account's own unless --seen-by all: then a place any account stored counts as seen.
 import { identityText } from '../api/exact-number.js';
-import type { MatchRule, SuppressionIndex } from '../text/business-match.js';
-import { type OpenDatabase, openDatabase, sqliteReason } from './database.js';
+import { resolveSettings } from '../config/settings.js';
+import type { CommandContext } from '../session.js';
+import { databaseTarget } from '../store/paths.js';
+import { openStore, type SearchAsk, type Store } from '../store/store.js';
+import type { MatchRule } from '../text/business-match.js';
 import { loadExcludeList } from './exclude-list.js';
-import { defaultDatabase } from './paths.js';
-import { rowUpserter } from './upsert.js';
 
 type Item = Record<string, unknown>;
 
@@ -19,13 +19,8 @@ export interface SearchMemoryFlags {
   /** --cache, in milliseconds. */
   cache?: number;
   exclude?: string;
-}
-
-/** A search as it was asked (not as the server echoed it): the key of --cache. */
-export interface SearchAsk {
-  query: string;
-  location: string;
-  radius?: number | undefined;
+  account?: string;
+  seenBy?: string;
 }
 
 export interface Selection {
@@ -40,70 +35,59 @@ export interface SearchMemory {
   /** The database, when one is used. */
   readonly file: string | undefined;
   /** The newest answer to the same search within --cache, from the database; undefined otherwise. */
-  cached(ask: SearchAsk): { results: Item[]; searchedAt: string } | undefined;
+  cached(ask: SearchAsk): Promise<{ results: Item[]; searchedAt: string } | undefined>;
   /** What is written of `results`. */
-  select(results: readonly Item[]): Selection;
+  select(results: readonly Item[]): Promise<Selection>;
   /** Stores a sent search and its results (nothing without a database). */
-  record(ask: SearchAsk, results: readonly Item[], echo?: { query?: unknown; location?: unknown }): void;
-  close(): void;
+  record(
+    ask: SearchAsk,
+    results: readonly Item[],
+    echo?: { query?: unknown; location?: unknown },
+  ): Promise<void>;
+  close(): Promise<void>;
 }
 
 export async function openSearchMemory(
   flags: SearchMemoryFlags,
-  env: NodeJS.ProcessEnv,
+  ctx: Pick<CommandContext, 'io' | 'globals'>,
   now: () => number = Date.now,
 ): Promise<SearchMemory> {
-  const suppression = flags.exclude === undefined ? undefined : await loadExcludeList(flags.exclude);
-  // --new-only and --cache need a database: --db, else the one `leadctl sync` keeps.
+  const { env } = ctx.io;
+  const settings = await resolveSettings({ profile: ctx.globals.profile }, env);
+  const account = flags.account ?? settings.profile;
+  // --seen-by all: every account's places and searches count.
+  const seenBy = flags.seenBy === 'all' ? undefined : account;
+  const suppression =
+    flags.exclude === undefined ? undefined : await loadExcludeList(flags.exclude, { env, account: seenBy });
+  // --new-only and --cache need a database: --db, else the profile's db-url, else the one sync keeps.
   const needsDatabase = flags.db !== undefined || Boolean(flags.newOnly) || flags.cache !== undefined;
-  const file = needsDatabase ? (flags.db ?? defaultDatabase(env)) : undefined;
-  const database =
-    file === undefined
-      ? undefined
-      : await openDatabase({
-          file,
-          isDefault: flags.db === undefined,
-          command: 'leadctl search',
-          feature: flags.db !== undefined ? '--db' : flags.newOnly ? '--new-only' : '--cache',
-        });
-  return memoryOver(database, suppression, flags, now);
+  const store = needsDatabase
+    ? await openStore(databaseTarget(flags.db, settings.dbUrl, env), env, {
+        feature: flags.db !== undefined ? '--db' : flags.newOnly ? '--new-only' : '--cache',
+        account,
+      })
+    : undefined;
+  return memoryOver(store, account, seenBy, suppression, flags, now);
 }
 
 function memoryOver(
-  database: OpenDatabase | undefined,
-  suppression: SuppressionIndex | undefined,
+  store: Store | undefined,
+  account: string,
+  seenBy: string | undefined,
+  suppression: Awaited<ReturnType<typeof loadExcludeList>> | undefined,
   flags: SearchMemoryFlags,
   now: () => number,
 ): SearchMemory {
-  const db = database?.db;
-  const places = db ? rowUpserter(db, 'search_results') : undefined;
   return {
-    file: database?.file,
-    cached: (ask) => {
-      if (!db || flags.cache === undefined) return undefined;
-      const since = new Date(now() - flags.cache).toISOString();
-      const search = db
-        .prepare(
-          `SELECT id, searched_at FROM searches WHERE query = ? AND location = ? AND radius IS ?
-             AND searched_at >= ? ORDER BY searched_at DESC, id DESC LIMIT 1`,
-        )
-        .get(ask.query, ask.location, radiusValue(ask), since);
-      if (search === undefined) return undefined;
-      const rows = db
-        .prepare(
-          `SELECT r.json FROM search_sightings s JOIN search_results r ON r.place_id = s.place_id
-             WHERE s.search_id = ? ORDER BY s.position`,
-        )
-        .all(search.id ?? null);
-      return {
-        results: rows.map((row) => parseJsonLossless(String(row.json)) as Item),
-        searchedAt: String(search.searched_at),
-      };
+    file: store?.label,
+    cached: async (ask) => {
+      if (!store || flags.cache === undefined) return undefined;
+      return store.cachedSearch(seenBy, ask, new Date(now() - flags.cache).toISOString());
     },
-    select: (results) => {
+    select: async (results) => {
       const selection: Selection = { kept: [], excluded: {}, seenBefore: 0 };
-      const known =
-        flags.newOnly && places ? places.known(results.map((item) => placeKey(item))) : new Set<string>();
+      const keys = results.map((item) => placeKey(item));
+      const known = flags.newOnly && store ? await store.knownPlaces(seenBy, keys) : new Set<string>();
       for (const item of results) {
         const rule = suppression?.matches(item);
         if (rule !== undefined) selection.excluded[rule] = (selection.excluded[rule] ?? 0) + 1;
@@ -112,51 +96,15 @@ function memoryOver(
       }
       return selection;
     },
-    record: (ask, results, echo = {}) => {
-      if (!db || !places) return;
-      const at = new Date(now()).toISOString();
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        places.upsert(results, at);
-        const { lastInsertRowid } = db
-          .prepare(
-            `INSERT INTO searches (query, location, radius, searched_at, results_count, server_query, server_location)
-               VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            ask.query,
-            ask.location,
-            radiusValue(ask),
-            at,
-            BigInt(results.length),
-            text(echo.query),
-            text(echo.location),
-          );
-        const sighting = db.prepare(
-          'INSERT INTO search_sightings (search_id, position, place_id) VALUES (?, ?, ?)',
-        );
-        results.forEach((item, position) => {
-          sighting.run(BigInt(lastInsertRowid), BigInt(position), placeKey(item));
-        });
-        db.exec('COMMIT');
-      } catch (error) {
-        try {
-          db.exec('ROLLBACK');
-        } catch {
-          // BEGIN itself failed: nothing to roll back.
-        }
-        throw new UsageError(`cannot write database ${database?.file}: ${sqliteReason(error)}`);
-      }
+    record: async (ask, results, echo = {}) => {
+      await store?.recordSearch(account, ask, results, echo, new Date(now()).toISOString());
     },
-    close: () => database?.close(),
+    close: async () => store?.close(),
   };
 }
 
-/** As the search_results table keys it (schema.ts): the identity as text. */
+/** As the search_results table keys it: the identity as text. */
 const placeKey = (item: Item) => identityText(item.place_id) ?? '';
-
-const radiusValue = (ask: SearchAsk) => (ask.radius === undefined ? null : BigInt(ask.radius));
-const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** What a selection left out, for the footer: "; 3 written: 2 seen before, 1 excluded (phone)". */
 export function selectionNote(selection: Selection, received: number): string {

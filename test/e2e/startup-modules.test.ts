@@ -94,6 +94,7 @@ describe('what every run loads before its action', () => {
     ['conf (ajv)', 'ajv'],
     ['exceljs', 'WorkbookWriter'],
     ['tldts (the public-suffix list)', 'getPublicSuffix'],
+    ['pg (PostgreSQL)', 'SCRAM-SERVER-FIRST-MESSAGE'],
   ])('holds no %s: --help and --version never need it', (_, marker) => {
     const chunks = [...staticChunks(join(dirname(BIN), '../dist/cli.js'))];
     expect(chunks.length).toBeGreaterThan(3); // the walk follows the chunks' own imports

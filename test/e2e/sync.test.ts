@@ -1,17 +1,20 @@
-// `leadctl sync`: the account mirrored into a SQLite database, read back with the sqlite3 shell as a
-// user would. Against the sandbox (and an account server of our own where exact values or a re-saved
-// lead are needed): the first sync holds meta.total rows, k new leads cost at most k/100 + 2
-// requests, nothing new one request per list, Ctrl-C leaves the last committed state, a second
-// writer is refused before any request. Needs node:sqlite (Node 22.13+) and the sqlite3 shell.
-import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+// `leadctl sync` into a SQLite file, read back with the sqlite3 shell as a user would. Against the
+// sandbox (and an account server of our own where exact values or a re-saved lead are needed): the
+// first sync holds meta.total rows, k new leads cost at most k/100 + 2 requests, nothing new one
+// request per list, a stop keeps the pages committed, a leadctl 1 file is migrated in place, a damaged
+// file is refused and a full disk is exit 1. Needs node:sqlite (Node 22.13+) and the sqlite3 shell;
+// what SQLite and PostgreSQL share is in sync-engines.test.ts.
+import { existsSync, readFileSync } from 'node:fs';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { registrableDomain } from '../../src/text/domain.js';
 import { accountServerForTest } from '../helpers/account-server.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { canMount } from '../helpers/mount.js';
 import {
   ENGINE_SKIP_REASON,
   HAS_NODE_SQLITE,
@@ -56,7 +59,7 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
     expect(first.stdout).toBe('');
     // Node 22's ExperimentalWarning about SQLite is not the user's business: stderr is the run's.
     expect(first.stderr).toBe(
-      `Database: ${db}\nSynced: leads 250 new, 0 changed; history 30 new, 0 changed (5 requests).\n`,
+      `Database: ${db} (account default)\nSynced: leads 250 new, 0 changed; history 30 new, 0 changed (5 requests).\n`,
     );
     expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(250);
     expect(await sqliteNumber(db, 'select count(*) from history')).toBe(30);
@@ -155,11 +158,10 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
     expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(3);
   });
 
-  it('Ctrl-C mid-sync leaves the previous state; the rerun completes it', async () => {
+  it('Ctrl-C mid-sync keeps the pages committed and removes its lock; the rerun completes it', async () => {
     const sandbox = await sandboxWith({ leads: 150, history: 5 });
     const db = join(tempDir(), 'leads.db');
     expect((await sync(db, of(sandbox))).exitCode).toBe(0);
-    const before = await sqliteRows(db, 'select id, last_seen_at from leads order by id');
 
     sandbox.addLeads(250);
     const sent = sandbox.requests.length;
@@ -167,7 +169,7 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
       env: { XDG_CONFIG_HOME: home },
       stdin: 'ignore',
     });
-    // Ctrl-C while page 2 is at the server: page 1's 100 new leads are already in the transaction.
+    // Ctrl-C while page 2 is at the server: page 1's 100 new leads are committed.
     sandbox.onRequest(async () => {
       if (sandbox.requests.length !== sent + 2) return;
       child.kill('SIGINT');
@@ -176,48 +178,100 @@ describe.skipIf(!ready)(`leadctl sync${ready ? '' : ` (skipped: ${skipped})`}`, 
     const interrupted = await child;
     sandbox.onRequest(undefined);
     expect(interrupted.exitCode).toBe(130);
-    expect(existsSync(`${db}.lock`)).toBe(false);
-    expect(await sqliteRows(db, 'select id, last_seen_at from leads order by id')).toEqual(before);
-    expect(await sqliteNumber(db, 'select count(*) from sync_runs')).toBe(1);
+    expect(existsSync(`${db}.default.lock`)).toBe(false);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(250);
+    expect(await sqliteRows(db, 'select outcome, leads_added from sync_runs order by id')).toEqual([
+      { outcome: 'complete', leads_added: 150 },
+      { outcome: 'stopped', leads_added: 100 },
+    ]);
 
     const rerun = await sync(db, of(sandbox));
     expect(rerun.exitCode).toBe(0);
+    expect(rerun.stderr).toContain('leads 150 new, 0 changed');
     expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(400);
   });
 
-  it('a second writer exits 2 before any request, naming the holder', async () => {
-    const sandbox = await sandboxWith({ leads: 10, history: 2 });
+  it('migrates a leadctl 1 file in place: rows, searches and the head kept, the next run incremental', async () => {
     const db = join(tempDir(), 'leads.db');
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
+    await execa('sqlite3', [db], {
+      input: readFileSync(join(import.meta.dirname, '../fixtures/leadctl-1.sql')),
     });
-    let arrived: () => void = () => {};
-    const firstAtServer = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    sandbox.onRequest(async () => {
-      arrived();
-      await held;
-    });
-    const holder = spawnCli(['sync', '--db', db, '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
-      env: { XDG_CONFIG_HOME: home },
-      stdin: 'ignore',
-    });
-    await firstAtServer;
+    const before = await sqliteRows(db, 'select id, first_seen_at from leads order by id');
+    // The server the file was written from (same seed, same ids), with 5 leads saved since.
+    const sandbox = await sandboxWith({ leads: 30, seed: 1 });
+    sandbox.addLeads(5);
+    const r = await sync(db, of(sandbox));
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Synced: leads 5 new, 0 changed; history 0 new, 0 changed (2 requests).');
+    const old = `select id, first_seen_at from leads where id in (${before.map((row) => `'${row.id}'`).join(', ')}) order by id`;
+    expect(await sqliteRows(db, old)).toEqual(before);
+    expect(
+      await sqliteRows(db, 'select account, count(*) n, count(domain) d from leads group by account'),
+    ).toEqual([{ account: 'default', n: 35, d: expect.any(Number) }]);
+    for (const row of await sqliteRows(db, 'select website, domain from leads')) {
+      expect(row.domain).toBe(registrableDomain(row.website) ?? null);
+    }
+    expect(await sqliteRows(db, 'select account, count(*) n from search_results group by account')).toEqual([
+      { account: 'default', n: 19 },
+    ]);
+    expect(await sqliteNumber(db, 'select version from schema_version')).toBe(2);
+    // leadctl 1 reads user_version: it refuses the file now instead of writing the old shape into it.
+    expect(await sqliteNumber(db, 'pragma user_version')).toBe(2);
+    // The file's search answers --cache as before.
+    const cached = await runCli(
+      [
+        'search',
+        'plumber',
+        '-l',
+        'Austin',
+        '--db',
+        db,
+        '--cache',
+        '30000d',
+        '--json',
+        '--base-url',
+        sandbox.url,
+        '--api-key',
+        sandbox.apiKey,
+      ],
+      { env: { XDG_CONFIG_HOME: home } },
+    );
+    expect(cached.stderr).toContain('no request sent');
+    expect((JSON.parse(cached.stdout) as unknown[]).length).toBe(19);
+  });
+
+  it('refuses a damaged file (quick_check) before any request, with the fix', async () => {
+    const sandbox = await sandboxWith({ leads: 400, history: 3 });
+    const db = join(tempDir(), 'leads.db');
+    expect((await sync(db, of(sandbox))).exitCode).toBe(0);
+    await execa('sqlite3', [db, 'pragma wal_checkpoint(truncate)']);
+    // Garbage over the middle of the file: index and table pages no longer agree.
+    const file = await open(db, 'r+');
+    const { size } = await file.stat();
+    await file.write(Buffer.alloc(8192, 0x5a), 0, 8192, Math.floor(size / 2 / 4096) * 4096);
+    await file.close();
     const sent = sandbox.requests.length;
-    const second = await sync(db, of(sandbox));
-    expect(second.exitCode).toBe(2);
-    expect(second.stderr).toMatch(
-      new RegExp(
-        `^leadctl: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by leadctl sync \\(pid ${holder.pid} on `,
-        'm',
-      ),
+    const r = await sync(db, of(sandbox));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /^leadctl: .*leads\.db is damaged \(SQLite .+\); nothing was written to it\n.*\.recover/m,
     );
     expect(sandbox.requests.length).toBe(sent);
-    release();
-    sandbox.onRequest(undefined);
-    expect((await holder).exitCode).toBe(0);
+  });
+
+  it.skipIf(!canMount())('a full disk is exit 1; the pages committed before it stay', async () => {
+    const dir = tempDir('full');
+    await execa('mount', ['-t', 'tmpfs', '-o', 'size=400k', 'tmpfs', dir]);
+    onTestFinished(() => execa('umount', [dir]).then(() => undefined));
+    const sandbox = await sandboxWith({ leads: 3_000, history: 3 });
+    const db = join(dir, 'leads.db');
+    const r = await sync(db, of(sandbox));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^leadctl: cannot write database .*: database or disk is full$/m);
+    expect(r.stderr).toContain('free some space and run it again: the rows committed so far are kept');
+    const kept = await sqliteNumber(db, 'select count(*) from leads');
+    expect(kept).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`Kept what was committed: leads ${kept} new`);
   });
 });
 
@@ -230,29 +284,32 @@ describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped:
     });
     expect(r.exitCode).toBe(0);
     const db = join(data, 'leadctl', 'leads.db');
-    expect(r.stderr).toContain(`Database: ${db}\n`);
+    expect(r.stderr).toContain(`Database: ${db} (account default)\n`);
     expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(42);
     expect((await stat(join(data, 'leadctl'))).mode & 0o777).toBe(0o700);
   });
 
-  it('refuses another account (exit 2, nothing changed) and a file that is not a database', async () => {
+  it('keeps another account beside the first (--account); refuses a file that is not a database', async () => {
     const sandbox = await sandboxWith({ leads: 3, history: 1 });
     const other = await sandboxWith({ leads: 4, history: 1, seed: 2 });
     const dir = tempDir();
     const db = join(dir, 'leads.db');
     expect((await sync(db, of(sandbox))).exitCode).toBe(0);
-    const r = await sync(db, of(other));
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(
-      `leadctl: ${db} mirrors another account (${sandbox.url}/api/v1/ (profile default))`,
-    );
-    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(3);
+    const r = await sync(db, of(other), ['--account', 'Acme Dental']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`Database: ${db} (account Acme Dental)`);
+    expect(
+      await sqliteRows(db, 'select account, count(*) n from leads group by account order by account'),
+    ).toEqual([
+      { account: 'Acme Dental', n: 4 },
+      { account: 'default', n: 3 },
+    ]);
 
     const text = join(dir, 'notes.csv');
     await writeFile(text, 'name,phone\nAcme,+1 512 555 0101\n');
     const notDb = await sync(text, of(sandbox));
     expect(notDb.exitCode).toBe(2);
-    expect(notDb.stderr).toMatch(/^leadctl: cannot write database .*notes\.csv: file is not a database$/m);
+    expect(notDb.stderr).toMatch(/^leadctl: cannot open database .*notes\.csv: file is not a database$/m);
     expect(await readFile(text, 'utf8')).toBe('name,phone\nAcme,+1 512 555 0101\n');
   });
 
@@ -261,7 +318,7 @@ describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped:
     const db = join(tempDir(), 'leads.db');
     const gone = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
     await writeFile(
-      `${db}.lock`,
+      `${db}.default.lock`,
       JSON.stringify({
         pid: Number(gone.stdout),
         host: hostname(),
@@ -271,7 +328,7 @@ describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped:
     );
     const r = await sync(db, of(sandbox));
     expect(r.exitCode).toBe(0);
-    expect(existsSync(`${db}.lock`)).toBe(false);
+    expect(existsSync(`${db}.default.lock`)).toBe(false);
   });
 });
 

@@ -121,7 +121,7 @@ describe('config set', () => {
     await expect(near).rejects.toBeInstanceOf(UsageError);
     await expect(near).rejects.toMatchObject({
       message: 'unknown config key "apiKey"; did you mean "api-key"?',
-      hint: 'keys: api-key, base-url, format, timeout, retries, max-wait, plan, bom',
+      hint: 'keys: api-key, base-url, format, timeout, retries, max-wait, plan, bom, db-url',
     });
     await expect(runConfigSet('colour', 'x', capture(env).io)).rejects.toThrow(
       /^unknown config key "colour"$/,

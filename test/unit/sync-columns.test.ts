@@ -1,9 +1,9 @@
-// How an item's values become column values: SQLite numbers only where JavaScript read the number
+// How an item's values become column values (the last one is the domain of its website): SQLite numbers only where JavaScript read the number
 // exactly, the digits sent as text otherwise (docs/sync.md, "Exact values").
 import { describe, expect, it } from 'vitest';
 import { ExactNumber } from '../../src/api/exact-number.js';
 import { timeSpan } from '../../src/commands/options.js';
-import { columnValue, rowValues } from '../../src/sync/schema.js';
+import { columnValue, rowValues } from '../../src/store/schema.js';
 
 describe('columnValue', () => {
   it.each([
@@ -27,7 +27,7 @@ describe('rowValues', () => {
     const item = { review_count: 3, id: new ExactNumber('9007199254740993'), name: 'Acme', extra: 'kept' };
     expect(rowValues('leads', item)).toStrictEqual({
       key: '9007199254740993',
-      values: ['9007199254740993', 'Acme', null, null, null, null, 3n, null, null],
+      values: ['9007199254740993', 'Acme', null, null, null, null, 3n, null, null, null],
       json: '{"review_count":3,"id":9007199254740993,"name":"Acme","extra":"kept"}',
     });
   });

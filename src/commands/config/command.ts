@@ -37,7 +37,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
 
   config
     .command('set')
-    .description('store a value; with no value, api-key is read from stdin or a hidden prompt')
+    .description('store a value; with no value, api-key and db-url are read from stdin or a hidden prompt')
     .addHelpText(
       'after',
       examples([
@@ -47,7 +47,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
       ]),
     )
     .addArgument(keyArgument())
-    .argument('[value]', 'the value (omit for api-key: read from stdin or prompted)')
+    .argument('[value]', 'the value (omit for api-key and db-url: read from stdin or prompted)')
     .action(async (key, value, _flags, self) => {
       await (await run()).runConfigSet(key, value, await configIo(contextFor(self)));
     });

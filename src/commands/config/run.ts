@@ -57,14 +57,19 @@ export async function runConfigSet(key: string, value: string | undefined, io: C
   let raw: string;
   if (value !== undefined) {
     raw = value;
-    if (configKey === 'api-key') {
+    if (configKey === 'api-key' || configKey === 'db-url') {
       note(
         io,
-        'leadctl: note: a key given on the command line stays in your shell history; pipe it in or omit it to be prompted',
+        `leadctl: note: a ${configKey === 'api-key' ? 'key' : 'password'} given on the command line stays in your shell history; pipe it in or omit it to be prompted`,
       );
     }
-  } else if (configKey === 'api-key') {
-    raw = await readSecret(io.stdin, 'API key: ', io.stderr, io.signal);
+  } else if (configKey === 'api-key' || configKey === 'db-url') {
+    raw = await readSecret(
+      io.stdin,
+      configKey === 'api-key' ? 'API key: ' : 'Database URL: ',
+      io.stderr,
+      io.signal,
+    );
   } else {
     throw new UsageError(`missing value for ${configKey}`, `run: leadctl config set ${configKey} <value>`);
   }
@@ -125,7 +130,10 @@ export async function runConfigList(
   );
   if (options.json) {
     const object = Object.fromEntries(
-      entries.map(([key, value]) => [key, key === 'api-key' ? shown(key, value, options.reveal) : value]),
+      entries.map(([key, value]) => [
+        key,
+        key === 'api-key' || key === 'db-url' ? shown(key, value, options.reveal) : value,
+      ]),
     );
     io.stdout.write(`${JSON.stringify(object, null, 2)}\n`);
     return;
@@ -157,7 +165,15 @@ function readProfile(io: ConfigIo) {
 }
 
 function shown(key: ConfigKey, value: string | number | boolean, reveal: boolean): string {
-  return key === 'api-key' && !reveal ? maskApiKey(String(value)) : String(value);
+  if (reveal) return String(value);
+  if (key === 'api-key') return maskApiKey(String(value));
+  // The URL with its password masked as a key is: postgres://leadctl:…word@db/agency.
+  if (key === 'db-url') {
+    return String(value).replace(/^([^:]+:\/\/[^:/@]*:)([^@/]*)@/, (_, user: string, password: string) => {
+      return `${user}${maskApiKey(decodeURIComponent(password))}@`;
+    });
+  }
+  return String(value);
 }
 
 function profileFlag(profile: string): string {

@@ -63,7 +63,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
   // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
-    ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx.io.env)
+    ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx)
     : undefined;
   /**
    * Rows the database answers (--cache), looked up once before the run: nothing is sent for them, so
@@ -79,7 +79,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   try {
     session = await openSession(ctx, budget?.hooks);
   } catch (error) {
-    memory?.close();
+    await memory?.close();
     throw error;
   }
   let releaseTarget = () => {};
@@ -118,10 +118,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       }
     }
     const seen = new Set(state.seen);
-    plan.unique.forEach((row, index) => {
-      const hit = index >= state.done && !skip.has(index) ? memory?.cached(row) : undefined;
+    for (const [index, row] of plan.unique.entries()) {
+      const hit = index >= state.done && !skip.has(index) ? await memory?.cached(row) : undefined;
       if (hit) fromCache.set(row, hit.results);
-    });
+    }
     quotaCheckForSearches(session, total - state.done - skip.size - fromCache.size);
     const sends = recordSends(state, stateFile);
 
@@ -141,7 +141,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
           `${safeForStderr(`leadctl: line ${row.line} (${describeRow(row)}): sent before the stop without an answer; not sent again`)}\n`,
         );
       } else if (outcome.kind === 'found') {
-        const results = memory ? memory.select(outcome.results).kept : outcome.results;
+        const results = memory ? (await memory.select(outcome.results)).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
         const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
         // flush: a table lays out its columns from the first search's results and shows them at once,
@@ -152,7 +152,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         state.results += kept.length;
         state.searched += 1;
         if (fromCache.has(row)) answeredFromCache += 1;
-        else memory?.record(row, outcome.results);
+        else await memory?.record(row, outcome.results);
       } else {
         const message =
           outcome.error instanceof ValidationError
@@ -245,7 +245,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     throw error;
   } finally {
     ui.stopProgress();
-    memory?.close();
+    await memory?.close();
     releaseTarget();
     await session.close();
   }

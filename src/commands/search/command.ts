@@ -1,5 +1,6 @@
 // `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts). The options' type
 // comes from this definition; the run loads when the action runs.
+import { Option } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { addOutputOptions, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
@@ -41,7 +42,10 @@ function searchOptions(program: Program) {
       'batch: check the input and show what it would send and what quota is left; send nothing',
     )
     .option('--concurrency <n>', 'batch: searches in flight, 1..16 (default: 2)', integerIn(1, 16))
-    .option('--db <file>', 'keep every result in this SQLite database, with query, location and time')
+    .option(
+      '--db <file|url>',
+      'keep every result in this database (a SQLite file or a postgres:// URL), with query, location and time',
+    )
     .option('--new-only', "write only places the database has never seen (--db, else sync's database)")
     .option(
       '--cache <span>',
@@ -51,6 +55,17 @@ function searchOptions(program: Program) {
     .option(
       '--exclude <file>',
       'drop businesses you already have: a CSV or a leadctl database (docs/sync.md)',
+    )
+    .option(
+      '--account <name>',
+      "the account whose database rows these are (default: the profile's name)",
+      nonBlank,
+    )
+    .addOption(
+      new Option(
+        '--seen-by <who>',
+        "--new-only, --cache, --exclude: the run's account's rows, or all accounts'",
+      ).choices(['account', 'all']),
     );
   return addOutputOptions(command);
 }

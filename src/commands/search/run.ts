@@ -41,14 +41,14 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
 
   // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
   const remembering = remembersSearches(flags) ? await import('../../sync/search-memory.js') : undefined;
-  const memory = await remembering?.openSearchMemory(flags, ctx.io.env);
+  const memory = await remembering?.openSearchMemory(flags, ctx);
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
   let session: Awaited<ReturnType<typeof openSession>>;
   try {
     session = await openSession(ctx);
   } catch (error) {
-    memory?.close();
+    await memory?.close();
     throw error;
   }
   const { client, ui } = session;
@@ -63,9 +63,9 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         storedBom: session.settings.bom,
       },
       async (sink) => {
-        const hit = memory?.cached(ask);
+        const hit = await memory?.cached(ask);
         if (remembering && memory && hit) {
-          const selection = memory.select(hit.results);
+          const selection = await memory.select(hit.results);
           await sink.writeAll(selection.kept);
           const n = hit.results.length;
           const note = remembering.selectionNote(selection, n);
@@ -82,7 +82,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         );
         ui.stopProgress();
         sent = answer;
-        const selection = memory?.select(answer.results);
+        const selection = await memory?.select(answer.results);
         await sink.writeAll(selection?.kept ?? answer.results);
         const n = answer.results.length;
         // The echoes come from the server: never let them reach a terminal raw.
@@ -92,11 +92,11 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
       },
     );
     // Stored once the output is committed: --new-only never counts as seen what was not written.
-    if (sent) memory?.record(ask, sent.results, sent);
+    if (sent) await memory?.record(ask, sent.results, sent);
     ui.notice(footer);
   } finally {
     ui.stopProgress();
-    memory?.close();
+    await memory?.close();
     await session.close();
   }
 }

@@ -1,15 +1,23 @@
 // `leadctl sync` (./run.ts).
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
-import type { OptionsOf } from '../options.js';
+import { nonBlank, type OptionsOf } from '../options.js';
 
 function syncOptions(program: Program) {
   return program
     .command('sync')
     .description(
-      'mirror saved leads and search history into a SQLite database (incremental; needs Node 22.13+)',
+      'mirror saved leads and search history into SQLite (Node 22.13+) or PostgreSQL, incrementally',
     )
-    .option('--db <file>', 'the database file (default: $XDG_DATA_HOME/leadctl/leads.db)');
+    .option(
+      '--db <file|url>',
+      'a SQLite file or a postgres:// URL (default: the db-url config key, else $XDG_DATA_HOME/leadctl/leads.db)',
+    )
+    .option('--account <name>', "the rows' account in the database (default: the profile's name)", nonBlank)
+    .option(
+      '--full',
+      'read every page: finds deleted leads and changed ratings anywhere, rebuilds what is missing',
+    );
 }
 
 /** The options of `leadctl sync`, as commander parses them. */
@@ -21,8 +29,9 @@ export function registerSync(program: Program, contextFor: ContextFor) {
       'after',
       examples([
         'leadctl sync',
-        'leadctl sync --db agency.db --quiet',
-        'leadctl search plumber -l Austin --db agency.db --new-only --csv',
+        'leadctl --profile client-a sync --db postgres://leadctl@db.agency.example/leads --quiet',
+        'leadctl sync --full',
+        'leadctl search plumber -l Austin --new-only --csv',
       ]),
     )
     .action(async (flags, self) => {

@@ -1,16 +1,13 @@
-// `leadctl sync`: leads and history into a SQLite database, in one transaction, so that a failure or
-// Ctrl-C leaves the last committed state. The first run fetches everything; later runs only what is
-// new (one request per list when nothing is). docs/sync.md has the tables and the rules.
-import type { ListResource } from '../../api/paging/index.js';
+// `leadctl sync`: leads and history into a SQLite or PostgreSQL database, one transaction per page,
+// so that a stop keeps what was fetched and the next run fetches only the rest. One sync per account
+// at a time; other accounts sync into the same database meanwhile. docs/sync.md has the rules.
+import { fetchListPage, type ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
 import type { CommandContext } from '../../session.js';
 import { connect, resolveTarget, type Session } from '../../session.js';
-import { type OpenDatabase, openDatabase } from '../../sync/database.js';
-import { loadSqlite } from '../../sync/engine.js';
-import { walkList } from '../../sync/list-walk.js';
-import { defaultDatabase } from '../../sync/paths.js';
-import { readListState, writeListState } from '../../sync/sync-state.js';
-import { rowUpserter, type UpsertCounts } from '../../sync/upsert.js';
+import { databaseTarget } from '../../store/paths.js';
+import { openStore, type RunRecord } from '../../store/store.js';
+import { syncList } from '../../sync/list-sync.js';
 import { formatCount } from '../../ui/ui.js';
 import { VERSION } from '../../version.js';
 import { progressLine } from '../list/run.js';
@@ -19,9 +16,6 @@ import type { SyncFlags } from './command.js';
 const LISTS: ListResource[] = ['leads', 'history'];
 
 export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<void> {
-  const file = flags.db ?? defaultDatabase(ctx.io.env);
-  // First of all: on a Node without SQLite nothing else is worth doing (exit 2, one line and a hint).
-  await loadSqlite('sync');
   let requests = 0;
   const target = await resolveTarget(ctx);
   let session: Session;
@@ -35,32 +29,66 @@ export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<vo
     await target.close();
     throw error;
   }
-  const { client, ui } = session;
-  // One database, one account: the in-process sandbox's port changes every run, its data does not.
-  const account = `${target.baseUrlSource === 'sandbox' ? 'sandbox' : client.apiRoot} (profile ${session.settings.profile})`;
+  const { client, ui, settings } = session;
+  const account = flags.account ?? settings.profile;
   try {
-    // The engine, the lock and the tables come before any request: a second writer or a Node
-    // without SQLite is exit 2 with nothing sent.
-    const database = await openDatabase({
-      file,
-      isDefault: flags.db === undefined,
-      command: 'leadctl sync',
+    // The engine, the tables, their check and the account's lock come before any request: a Node
+    // without SQLite, a damaged or newer database and a second run for the account are exit 2.
+    const store = await openStore(databaseTarget(flags.db, settings.dbUrl, ctx.io.env), ctx.io.env, {
       feature: 'sync',
+      account,
+      check: true,
     });
+    let release: (() => Promise<void>) | undefined;
+    const counts = {
+      leads: { added: 0, changed: 0, revived: 0, deleted: 0, total: undefined },
+      history: { added: 0, changed: 0, revived: 0, deleted: 0, total: undefined },
+    } as RunRecord['counts'];
+    const startedAt = new Date().toISOString();
+    let outcome = 'failed';
     try {
-      ui.notice(`Database: ${file}`);
-      const counts = await syncLists(database, {
-        client,
-        ui,
-        account,
-        signal: ctx.signal,
-        requests: () => requests,
-      });
+      release = await store.lockAccount(account, 'leadctl sync');
+      ui.notice(`Database: ${store.label} (account ${account})`);
+      for (const resource of LISTS) {
+        const noun = RESOURCES[resource].noun;
+        await syncList({
+          store,
+          account,
+          resource,
+          fetchPage: (page, size, signal) => fetchListPage(client, resource, page, size, signal),
+          signal: ctx.signal,
+          full: Boolean(flags.full),
+          seenAt: startedAt,
+          noun,
+          counts: counts[resource],
+          onProgress: (p) => ui.progress(progressLine(noun, p)),
+          onPage: (page, fetched) =>
+            ui.progress(`Fetching new ${noun}… page ${formatCount(page)} (${formatCount(fetched)} new)`),
+          onNotice: (message) => ui.notice(message),
+        });
+        ui.stopProgress();
+      }
+      outcome = 'complete';
       ui.notice(
         `Synced: leads ${describe(counts.leads)}; history ${describe(counts.history)} (${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}).`,
       );
+    } catch (error) {
+      ui.stopProgress();
+      if (ctx.signal.aborted) outcome = 'stopped';
+      const kept = (c: RunRecord['counts'][ListResource]) => c.added + c.changed + c.revived;
+      if (kept(counts.leads) + kept(counts.history) > 0) {
+        ui.notice(
+          `Kept what was committed: leads ${describe(counts.leads)}; history ${describe(counts.history)}. The next sync goes on from there.`,
+        );
+      }
+      throw error;
     } finally {
-      database.close();
+      if (release) {
+        const run = { startedAt, outcome, requests, counts, version: VERSION };
+        await store.recordRun(account, run).catch(() => {});
+        await release().catch(() => {});
+      }
+      await store.close();
     }
   } finally {
     ui.stopProgress();
@@ -68,74 +96,7 @@ export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<vo
   }
 }
 
-type ListCounts = UpsertCounts & { total: number };
-
-/** Both lists and the sync_runs row, in one transaction. */
-async function syncLists(
-  database: OpenDatabase,
-  run: {
-    client: Session['client'];
-    ui: Session['ui'];
-    account: string;
-    signal: AbortSignal;
-    requests(): number;
-  },
-): Promise<Record<ListResource, ListCounts>> {
-  const { client, ui, account } = run;
-  const startedAt = new Date().toISOString();
-  const counts: Record<ListResource, ListCounts> = {
-    leads: { added: 0, changed: 0, total: 0 },
-    history: { added: 0, changed: 0, total: 0 },
-  };
-  await database.transaction(async () => {
-    for (const resource of LISTS) {
-      const noun = RESOURCES[resource].noun;
-      const previous = readListState(database.db, database.file, resource, account);
-      const rows = rowUpserter(database.db, resource);
-      const walk = walkList({
-        client,
-        resource,
-        previous,
-        signal: run.signal,
-        noun,
-        onProgress: (p) => ui.progress(progressLine(noun, p)),
-        onPage: (page, fetched) =>
-          ui.progress(`Fetching new ${noun}… page ${formatCount(page)} (${formatCount(fetched)} new)`),
-        onNotice: (message) => ui.notice(message),
-      });
-      const seenAt = new Date().toISOString();
-      for await (const items of walk.pages) {
-        const page = rows.upsert(items, seenAt);
-        counts[resource].added += page.added;
-        counts[resource].changed += page.changed;
-      }
-      ui.stopProgress();
-      const state = walk.result();
-      counts[resource].total = state.total;
-      writeListState(database.db, resource, account, state, new Date().toISOString());
-    }
-    database.db
-      .prepare(
-        `INSERT INTO sync_runs (started_at, finished_at, requests, leads_added, leads_changed,
-           leads_total, history_added, history_changed, history_total, leadctl_version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        startedAt,
-        new Date().toISOString(),
-        BigInt(run.requests()),
-        BigInt(counts.leads.added),
-        BigInt(counts.leads.changed),
-        BigInt(counts.leads.total),
-        BigInt(counts.history.added),
-        BigInt(counts.history.changed),
-        BigInt(counts.history.total),
-        VERSION,
-      );
-  });
-  return counts;
-}
-
-function describe({ added, changed }: UpsertCounts): string {
-  return `${formatCount(added)} new, ${formatCount(changed)} changed`;
+function describe({ added, changed, revived, deleted }: RunRecord['counts'][ListResource]): string {
+  const more = `${deleted > 0 ? `, ${formatCount(deleted)} deleted` : ''}${revived > 0 ? `, ${formatCount(revived)} back` : ''}`;
+  return `${formatCount(added)} new, ${formatCount(changed)} changed${more}`;
 }

@@ -1,8 +1,8 @@
-// One writer at a time on a database: a lock file `<db>.lock`, created exclusively, that names its
-// holder (process id, host, command, start time) so that a second run can say who holds it. It is
-// held for the whole run (a sync lasts minutes, so it cannot be a short lock that goes stale by
-// age); a lock whose process is gone (same host, no such pid: killed, power cut) is taken over.
-// SQLite's own lock (busy timeout 0) stands behind it for writers that are not leadctl.
+// One sync at a time per account of a SQLite database: a lock file beside it, created exclusively,
+// that names its holder (process id, host, command, start time) so that a second run can say who
+// holds it. It is held for the whole run (a sync lasts minutes, so it cannot be a short lock that goes
+// stale by age); a lock whose process is gone (same host, no such pid: killed, power cut) is taken over.
+// PostgreSQL needs no file: an advisory lock dies with its connection (postgres.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { UsageError } from '../api/errors.js';
@@ -19,9 +19,8 @@ export interface WriterLock {
   release(): void;
 }
 
-/** `shown`: the database as the user named it, for messages. */
-export function takeWriterLock(database: string, command: string, shown = database): WriterLock {
-  const lockPath = `${database}.lock`;
+/** `shown`: what is locked, for messages ("leads.db (account client-a)"). */
+export function takeWriterLock(lockPath: string, command: string, shown: string): WriterLock {
   const me: Holder = { pid: process.pid, host: os.hostname(), command, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -31,7 +30,7 @@ export function takeWriterLock(database: string, command: string, shown = databa
       if ((error as { code?: unknown }).code !== 'EEXIST') {
         const why =
           (error as { code?: unknown }).code === 'ENOENT' ? 'its folder does not exist' : reasonOf(error);
-        throw new UsageError(`cannot open database ${shown}: ${why}`);
+        throw new UsageError(`cannot lock ${shown}: ${why}`);
       }
     }
     const holder = readHolder(lockPath);
@@ -82,7 +81,7 @@ function lockedError(database: string, lockPath: string, holder?: Holder): Usage
     ? `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`
     : 'another process';
   return new UsageError(
-    `${database} is being written by ${who}; one writer at a time`,
+    `${database} is being synced by ${who}; one writer per account`,
     `wait for it to finish; if that process is gone, delete ${lockPath}`,
   );
 }

@@ -1,0 +1,47 @@
+// Which database a run uses: `--db` (a SQLite file, or a postgres:// URL), else the profile's db-url,
+// else leadctl's SQLite file in `$XDG_DATA_HOME/leadctl/leads.db` (by default
+// `~/.local/share/leadctl/leads.db`, the XDG spec's place for a user's data files). A relative
+// XDG_DATA_HOME is invalid by the spec and ignored, as the other XDG variables are.
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../api/errors.js';
+import type { FolderRole } from '../config/paths.js';
+
+export const DATA_FOLDER: FolderRole = {
+  label: 'data folder',
+  variable: 'XDG_DATA_HOME',
+  fallback: '~/.local/share',
+};
+
+export function defaultDatabase(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_DATA_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'share');
+  return path.join(base, 'leadctl', 'leads.db');
+}
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string; isDefault: boolean }
+  | { kind: 'postgres'; url: string };
+
+export const isPostgresUrl = (text: string) => /^postgres(ql)?:\/\//i.test(text);
+
+/** `db`: --db as given; `dbUrl`: the profile's db-url (where a password may be stored, masked). */
+export function databaseTarget(
+  db: string | undefined,
+  dbUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
+): DatabaseTarget {
+  if (db !== undefined && isPostgresUrl(db)) {
+    // A flag shows in the process list and the shell's history: no password there.
+    if (/^[^:]+:\/\/[^:@/]*:[^@/]*@/.test(db)) {
+      throw new UsageError(
+        '--db must not hold a password: the process list and shell history would show it',
+        'give it through PGPASSWORD or ~/.pgpass, or store the whole URL: leadctl config set db-url',
+      );
+    }
+    return { kind: 'postgres', url: db };
+  }
+  if (db !== undefined) return { kind: 'sqlite', file: db, isDefault: false };
+  if (dbUrl !== undefined) return { kind: 'postgres', url: dbUrl };
+  return { kind: 'sqlite', file: defaultDatabase(env), isDefault: true };
+}
