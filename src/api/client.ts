@@ -10,7 +10,7 @@ import {
   type DeprecationEvent,
   type LeadClientOptions,
 } from './client-options.js';
-import { abortErrorFor, ExitCode, LeadError, NetworkError, RateLimitedError, UsageError } from './errors.js';
+import { abortErrorFor, LeadError, maskKeyIn, NetworkError, RateLimitedError, UsageError } from './errors.js';
 import { type Exchanged, exchange, type SendTracker } from './exchange.js';
 import {
   clientErrorFor,
@@ -75,6 +75,7 @@ export class LeadClient {
   readonly #clock: Clock;
   readonly #hooks: ClientHooks;
   readonly #maxBodyBytes: number;
+  readonly #apiKey: string;
   #deprecationReported = false;
 
   constructor(options: LeadClientOptions) {
@@ -84,14 +85,16 @@ export class LeadClient {
     const apiKey = (options.apiKey ?? '').trim();
     if (apiKey === '') {
       throw new LeadError('no API key configured', {
-        exitCode: ExitCode.auth,
-        hint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+        code: 'no_api_key',
+        hint: "pass `apiKey`: the key from the account's API settings",
+        cliHint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
       });
     }
     // undici would refuse such a header with a message of its own; say what is wrong, without the key.
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       throw new UsageError('the API key contains spaces or characters that cannot be sent in an HTTP header');
     }
+    this.#apiKey = apiKey;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#maxBodyBytes = maxBodyBytesFrom(options.maxBodyBytes);
     const retries = options.retries ?? 3;
@@ -340,9 +343,13 @@ export class LeadClient {
     }
   }
 
-  /** Every error of a call says which request, after how many attempts, and what the server asked. */
+  /**
+   * Every error of a call says which request, after how many attempts, and what the server asked;
+   * a key the server echoed is masked; then the onError hook sees it.
+   */
   #annotate(error: unknown, call: Call<unknown>, state: CallState): unknown {
     if (!(error instanceof LeadError)) return error;
+    maskKeyIn(error, this.#apiKey);
     error.url ??= call.url.href;
     error.attempts ??= state.attempts;
     if (state.headers) error.headers ??= flatHeaders(state.headers);
@@ -354,6 +361,7 @@ export class LeadClient {
           : parseRetryAfterHeader(state.headers && firstHeader(state.headers, 'retry-after'), now);
       if (at !== undefined) error.retryAfterMs = Math.max(0, at - now);
     }
+    this.#hooks.onError?.(error);
     return error;
   }
 
