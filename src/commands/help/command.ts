@@ -6,6 +6,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
 import type { ContextFor, Program } from '../../session.js';
+import { wrapWords } from '../../ui/error-lines.js';
 
 /** Two or three real examples at the end of a command's --help. */
 export function examples(lines: string[]): string {
@@ -24,25 +25,39 @@ export function registerHelp(program: Program, contextFor: ContextFor) {
     .command('help')
     .description('show help for a command, or a topic: environment, exit-codes')
     .argument('[command...]', 'the command to show help for, e.g. "config set"')
+    .option('--json', 'every command, flag, output format and exit code as JSON, for programs and agents')
     .addHelpText(
       'after',
-      examples(['leadctl help environment', 'leadctl help exit-codes', 'leadctl help config set']),
+      examples([
+        'leadctl help environment',
+        'leadctl help config set',
+        "leadctl help --json | jq '.commands[].name'",
+      ]),
     )
-    .action(async (words) => {
-      showCommandHelp(program, words);
+    .action(async (words, flags, self) => {
+      if (!flags.json) return showCommandHelp(program, words);
+      const { contractJson } = await import('./spec.js');
+      commandHelp(program, words);
+      contextFor(self).io.stdout.write(contractJson(program, words));
     });
-  help
-    .command('environment')
-    .description('environment variables, their flags and config keys, and which wins')
-    .action(async (_flags, self) => {
-      contextFor(self).io.stdout.write(environmentTopic());
-    });
-  help
-    .command('exit-codes')
-    .description('what each exit code means')
-    .action(async (_flags, self) => {
-      contextFor(self).io.stdout.write(exitCodesTopic());
-    });
+  const topic = (name: string, description: string, text: () => string, rows: () => unknown) =>
+    help
+      .command(name)
+      .description(description)
+      // `help environment --json`: the --json is help's, which commander reads before the topic.
+      .action(async (_flags, self) => {
+        const { json } = self.optsWithGlobals() as { json?: boolean };
+        contextFor(self).io.stdout.write(json ? `${JSON.stringify(rows(), null, 2)}\n` : text());
+      });
+  topic(
+    'environment',
+    'environment variables, their flags and config keys, and which wins',
+    environmentTopic,
+    () => ENVIRONMENT.map((row) => ({ ...row, meaning: plain(row.meaning) })),
+  );
+  topic('exit-codes', 'what each exit code means', exitCodesTopic, () =>
+    EXIT_CODES.map((row) => ({ ...row, when: plain(row.when) })),
+  );
   return help;
 }
 
@@ -218,22 +233,26 @@ export function environmentTopic(): string {
     const setBy = [row.flag && `flag ${row.flag}`, row.configKey && `config key ${row.configKey}`]
       .filter(Boolean)
       .join(', ');
-    const lines = [...(setBy ? [setBy] : []), ...wrap(plain(row.meaning), WIDTH - 2 - nameWidth)];
+    const lines = [...(setBy ? [setBy] : []), ...wrapWords(plain(row.meaning), WIDTH - 2 - nameWidth)];
     return hanging(row.variable, nameWidth, lines);
   });
-  return `Environment variables\n\n${wrap(plain(PRECEDENCE), WIDTH).join('\n')}\n\n${entries.join('\n')}\n`;
+  return `Environment variables\n\n${wrapWords(plain(PRECEDENCE), WIDTH).join('\n')}\n\n${entries.join('\n')}\n`;
 }
 
 export function exitCodesTopic(): string {
   const codeWidth = Math.max(...EXIT_CODES.map((row) => String(row.code).length)) + 2;
   const entries = EXIT_CODES.map((row) =>
-    hanging(String(row.code), codeWidth, wrap(plain(row.when), WIDTH - 2 - codeWidth)),
+    hanging(String(row.code), codeWidth, wrapWords(plain(row.when), WIDTH - 2 - codeWidth)),
   );
   return `Exit codes\n\n${entries.join('\n')}\n`;
 }
 
 /** `help config set`: the help of that command; words that name no command are a usage error. */
-export function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
+function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
+  commandHelp(program, words).outputHelp();
+}
+
+function commandHelp(program: CommandUnknownOpts, words: string[]): CommandUnknownOpts {
   let target = program;
   for (const word of words) {
     const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
@@ -245,11 +264,11 @@ export function showCommandHelp(program: CommandUnknownOpts, words: string[]): v
     }
     target = next;
   }
-  target.outputHelp();
+  return target;
 }
 
 /** The README's markdown code spans, as plain text. */
-function plain(text: string): string {
+export function plain(text: string): string {
   return text.replaceAll('`', '');
 }
 
@@ -259,19 +278,4 @@ function hanging(label: string, width: number, lines: string[]): string {
   return lines
     .map((line, index) => (index === 0 ? `  ${label.padEnd(width)}${line}` : `${indent}${line}`))
     .join('\n');
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
 }
