@@ -116,6 +116,7 @@ const LIBRARY_NAMES = {
   baseUrl: '`baseUrl`',
   timeout: '`timeoutMs`',
   retries: '`retries`',
+  maxWait: '`maxWaitMs`',
   maxBodyBytes: '`maxBodyBytes`',
 };
 const CLI_NAMES: typeof LIBRARY_NAMES = {
@@ -123,6 +124,7 @@ const CLI_NAMES: typeof LIBRARY_NAMES = {
   baseUrl: '--base-url',
   timeout: '--timeout',
   retries: '--retries',
+  maxWait: '--max-wait',
   maxBodyBytes: 'LEADCTL_MAX_BODY_BYTES=<bytes>',
 };
 

@@ -4,7 +4,7 @@
 // Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
 // rate limit that resets within --max-wait is worth waiting for more than three times.
 
-import { NetworkError, RateLimitedError } from './errors.js';
+import { hints, NetworkError, RateLimitedError } from './errors.js';
 import { type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
 import { extractServerMessage, oneLine } from './server-message.js';
@@ -116,9 +116,9 @@ function decideRateLimited(
   const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
   const resetAt = at === undefined ? undefined : new Date(at);
   if (resetAt === undefined && policy.maxWaitMs <= 0) {
-    const message = `${head}; the server did not say when to retry, and the longest wait allowed is 0`;
-    const hints = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
-    return { retry: false, error: new RateLimitedError(message, { ...info, ...hints }) };
+    const message = `${head}; the server did not say when to retry, and waiting is off (a longest wait of 0)`;
+    const said = hints((o) => `to wait out such limits, raise ${o.maxWait} above 0`);
+    return { retry: false, error: new RateLimitedError(message, { ...info, ...said }) };
   }
   // Never less than the normal backoff (a reset already past would otherwise be retried at once, over
   // and over), and without a time from the server never beyond --max-wait.
@@ -134,7 +134,7 @@ function decideRateLimited(
     const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when}`;
     return {
       retry: false,
-      error: new RateLimitedError(message, { ...info, resetAt, ...rateLimitHints(undefined, 0, nowMs) }),
+      error: new RateLimitedError(message, { ...info, resetAt, ...rateLimitHints(undefined, policy.maxWaitMs, nowMs) }),
     };
   }
   return { retry: true, waitMs, reason: 'rate-limited' };
