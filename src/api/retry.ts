@@ -134,7 +134,11 @@ function decideRateLimited(
     const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when}`;
     return {
       retry: false,
-      error: new RateLimitedError(message, { ...info, resetAt, ...rateLimitHints(undefined, policy.maxWaitMs, nowMs) }),
+      error: new RateLimitedError(message, {
+        ...info,
+        resetAt,
+        ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
+      }),
     };
   }
   return { retry: true, waitMs, reason: 'rate-limited' };
