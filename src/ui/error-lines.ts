@@ -22,7 +22,7 @@ export function failureOf(error: unknown): Failure {
     return { exit, code, message, hint: error.cliHint ?? error.hint, ...status, ...partial };
   }
   const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const hint = 'run again with --verbose for details, and please report it';
+  const hint = 'please report it; --verbose shows the details';
   return { exit: 1, code: 'internal', message, hint, ...partial };
 }
 

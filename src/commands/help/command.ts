@@ -74,112 +74,78 @@ export interface EnvironmentRow {
   meaning: string;
 }
 
-export const ENVIRONMENT: readonly EnvironmentRow[] = [
-  {
-    variable: 'LEADCTL_API_KEY',
-    flag: '--api-key',
-    configKey: 'api-key',
-    meaning: 'the API key, sent as a Bearer token',
-  },
-  {
-    variable: 'LEADCTL_BASE_URL',
-    flag: '--base-url',
-    configKey: 'base-url',
-    meaning: 'the API base address; `/api/v1/...` is appended',
-  },
-  {
-    variable: 'LEADCTL_PROFILE',
-    flag: '--profile',
-    configKey: '',
-    meaning: 'the stored profile to use (default: `default`)',
-  },
-  {
-    variable: 'LEADCTL_TIMEOUT',
-    flag: '--timeout',
-    configKey: 'timeout',
-    meaning: 'seconds per request attempt (default: 30)',
-  },
-  {
-    variable: 'LEADCTL_DEBUG',
-    flag: '--verbose',
-    configKey: '',
-    meaning: '`1`: one stderr line per HTTP attempt, and stack traces on errors',
-  },
-  { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
-  {
-    variable: 'LEADCTL_PAGER',
-    flag: '--no-pager',
-    configKey: '',
-    meaning:
+export const ENVIRONMENT: readonly EnvironmentRow[] = (
+  [
+    ['LEADCTL_API_KEY', '--api-key', 'api-key', 'the API key, sent as a Bearer token'],
+    ['LEADCTL_BASE_URL', '--base-url', 'base-url', 'the API base address; `/api/v1/...` is appended'],
+    ['LEADCTL_PROFILE', '--profile', '', 'the stored profile to use (default: `default`)'],
+    ['LEADCTL_TIMEOUT', '--timeout', 'timeout', 'seconds per request attempt (default: 30)'],
+    ['LEADCTL_DEBUG', '--verbose', '', '`1`: one stderr line per HTTP attempt, and stack traces on errors'],
+    ['NO_COLOR', '--no-color', '', 'any value: no colour anywhere'],
+    [
+      'LEADCTL_PAGER',
+      '--no-pager',
+      '',
       'the pager for output on a terminal (before `PAGER`, default `less` with `LESS=FRX`); `cat`: none',
-  },
-  {
-    variable: 'FORCE_COLOR',
-    flag: '',
-    configKey: '',
-    meaning: 'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
-  },
-  { variable: 'CLICOLOR_FORCE', flag: '', configKey: '', meaning: 'the same as FORCE_COLOR' },
-  {
-    variable: 'COLUMNS',
-    flag: '',
-    configKey: '',
-    meaning: 'the width a table fits when it is not written to a terminal (a pipe, -o)',
-  },
-  {
-    variable: 'XDG_CONFIG_HOME',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'FORCE_COLOR',
+      '',
+      '',
+      'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
+    ],
+    ['CLICOLOR_FORCE', '', '', 'the same as FORCE_COLOR'],
+    ['COLUMNS', '', '', 'the width a table fits when it is not written to a terminal (a pipe, -o)'],
+    [
+      'XDG_CONFIG_HOME',
+      '',
+      '',
       'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
-  },
-  {
-    variable: 'XDG_STATE_HOME',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'XDG_STATE_HOME',
+      '',
+      '',
       'the usage ledger is `$XDG_STATE_HOME/leadctl/usage.json` (default: `~/.local/state/leadctl/usage.json`)',
-  },
-  {
-    variable: 'XDG_DATA_HOME',
-    flag: '--db',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'XDG_DATA_HOME',
+      '--db',
+      '',
       "sync's database is `$XDG_DATA_HOME/leadctl/leads.db` (default: `~/.local/share/leadctl/leads.db`)",
-  },
-  {
-    variable: 'LEADCTL_MAX_BODY_BYTES',
-    flag: '',
-    configKey: '',
-    meaning: 'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
-  },
-  {
-    variable: 'HTTPS_PROXY',
-    flag: '',
-    configKey: '',
-    meaning: 'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
-  },
-  {
-    variable: 'HTTP_PROXY',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'LEADCTL_MAX_BODY_BYTES',
+      '',
+      '',
+      'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
+    ],
+    [
+      'HTTPS_PROXY',
+      '',
+      '',
+      'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
+    ],
+    [
+      'HTTP_PROXY',
+      '',
+      '',
       'the proxy for http:// base URLs, and for https:// when HTTPS_PROXY is unset (also `http_proxy`)',
-  },
-  {
-    variable: 'NO_PROXY',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'NO_PROXY',
+      '',
+      '',
       'hosts reached directly, not through the proxy: `host`, `.domain`, `host:port`, or `*` (also `no_proxy`)',
-  },
-  {
-    variable: 'NODE_EXTRA_CA_CERTS',
-    flag: '',
-    configKey: '',
-    meaning: 'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
-  },
-];
+    ],
+    [
+      'NODE_EXTRA_CA_CERTS',
+      '',
+      '',
+      'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
+    ],
+  ] as const
+).map(([variable, flag, configKey, meaning]) => ({ variable, flag, configKey, meaning }));
 
 export const PRECEDENCE =
   'Each setting comes from a flag, an environment variable or the stored profile, and the first one ' +
