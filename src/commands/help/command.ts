@@ -178,16 +178,6 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
   },
 ];
 
-/** The rows as README markdown cells (empty cells stay empty), for the README comparison. */
-export function environmentMarkdownRows(): string[][] {
-  const code = (text: string) => (text === '' ? '' : `\`${text}\``);
-  return ENVIRONMENT.map((row) => [code(row.variable), code(row.flag), code(row.configKey), row.meaning]);
-}
-
-export function exitCodeMarkdownRows(): string[][] {
-  return EXIT_CODES.map((row) => [String(row.code), row.when]);
-}
-
 // The text of the help topics, rendered for a terminal from the tables above, and the help of a
 // command named by words (`leadctl help config set`).
 
