@@ -2,6 +2,8 @@
 // empty after a failure) and a failure ends stderr with one JSON object carrying the exit code, a
 // stable code, the message and the hint, after the lines a person reads. And what a person at an
 // 80-column terminal reads (31.5): every line of an error fits. In-process, against a real server.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -9,6 +11,7 @@ import type { CommandSpec } from '../../src/commands/help/spec.js';
 import { cleanEnv, tempConfigHome } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: OddServer;
 beforeAll(async () => {
@@ -79,6 +82,26 @@ describe('an agent reads the failure off stderr', () => {
       expect(plain.exitCode).toBe(4);
     },
   );
+
+  it('an export that fails part way names its partial file in the JSON too', async () => {
+    const lead = (id: number) => ({ id, name: `Lead ${id}` });
+    const page = { leads: [lead(2), lead(1)], meta: { page: 1, limit: 2, total: 4, totalPages: 2 } };
+    server.route('GET', '/api/v1/leads', json(200, page), json(403, { detail: 'Account deactivated' }));
+    const out = join(tempDir('agent'), 'leads.ndjson');
+    const args = ['leads', '--all', '--limit', '2', '--concurrency', '1', '-o', out, '--json'];
+    const { exitCode, stderr } = await runInProcess([
+      ...args,
+      '--base-url',
+      server.baseUrl,
+      '--api-key',
+      'k-12345678',
+    ]);
+    expect(exitCode).toBe(4);
+    const error = lastJsonError(stderr) as { partialFile?: string };
+    expect(error.partialFile).toMatch(/leads\.ndjson\.[^/]+\.partial$/);
+    expect(stderr).toContain(`\nthe output received so far is in ${error.partialFile}\n`);
+    expect(readFileSync(error.partialFile as string, 'utf8')).toContain('"Lead 2"');
+  });
 
   it('a 401 names where the key came from, in text and JSON alike', async () => {
     server.route('GET', '/api/v1/leads', json(401, { error: 'bad key' }));
