@@ -123,6 +123,7 @@ function isCommanderError(error: unknown): error is CommanderLikeError {
  */
 function renderError(error: unknown, io: Io, argv: string[]): number {
   let failure: Failure;
+  let stack: string | undefined;
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
@@ -136,6 +137,7 @@ function renderError(error: unknown, io: Io, argv: string[]): number {
   } else {
     if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;
     failure = failureOf(error);
+    if (error instanceof Error && !(error instanceof InterruptedError)) stack = error.stack;
   }
   // Messages quote the server and the file system: masked and sanitized like every stderr line.
   for (const field of ['message', 'hint', 'partialFile'] as const) {
@@ -143,10 +145,7 @@ function renderError(error: unknown, io: Io, argv: string[]): number {
   }
   const width = io.stderr.isTTY ? io.stderr.columns || 80 : Number.POSITIVE_INFINITY;
   const lines = failureLines(failure).flatMap((line) => wrapWords(line, width, '  '));
-  const verbose = argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1';
-  if (verbose && error instanceof Error && error.stack && !(error instanceof InterruptedError)) {
-    lines.push(safeForStderr(error.stack));
-  }
+  if (stack && (argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1')) lines.push(safeForStderr(stack));
   if (wantsJson(argv)) lines.push(failureJson(failure));
   io.stderr.write(`${lines.join('\n')}\n`);
   return failure.exit;

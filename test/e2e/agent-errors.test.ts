@@ -64,6 +64,21 @@ describe('an agent reads the failure off stderr', () => {
     expect(stderr).toBe(`leadctl: ${error.message}\n${error.hint}\n${JSON.stringify({ error })}\n`);
   });
 
+  it('with --verbose the stack comes before the JSON line, which stays last', async () => {
+    const { exitCode, stderr } = await runInProcess([
+      'leads',
+      '--json',
+      '--verbose',
+      '--base-url',
+      server.baseUrl,
+    ]);
+    expect(exitCode).toBe(3);
+    expect(stderr).toMatch(/\n {4}at /);
+    expect(lastJsonError(stderr).code).toBe('no_api_key');
+    const refused = await runInProcess(['leads', '--limt', '5', '--verbose']);
+    expect(refused.stderr).not.toMatch(/\n {4}at /);
+  });
+
   it.each([[['-f', 'ndjson']], [['--format=json']]])(
     '%j asks for it too; a table run does not',
     async (format) => {
