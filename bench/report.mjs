@@ -18,6 +18,7 @@ export function judge(rows, { pageSize }) {
   };
   against('version', 1.2, 'start-up: --version');
   against('help', 1.5, 'start-up: leads --help');
+  against('complete', 1.5, 'tab completion: __complete');
   against('page', 2.2, 'one page --json');
   for (const kind of ['export', 'export-c1', 'floor', 'curl-jq']) {
     const row = find(kind);

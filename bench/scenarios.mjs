@@ -82,6 +82,13 @@ export async function startupAndOnePage(bundle, { runs }) {
           meta: { kind: 'help' },
         },
         {
+          name: 'leadctl __complete -- leads --f (a TAB in any shell)',
+          command: node,
+          args: [BIN, '__complete', '--', 'leads', '--f'],
+          env,
+          meta: { kind: 'complete' },
+        },
+        {
           name: 'leadctl leads --json (1 page of 25)',
           command: node,
           args: [BIN, 'leads', '--json'],

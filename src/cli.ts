@@ -1,10 +1,17 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
 // an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this; a program calling
 // main() gets the same answer from commander.)
-import { ExitCode, InterruptedError, LeadError } from './api/errors.js';
+import { ExitCode, InterruptedError } from './api/errors.js';
 import { buildProgram } from './program.js';
 import type { Io } from './session.js';
-import { commandLineErrorLines, errorLines, partialFileOf } from './ui/error-lines.js';
+import {
+  commandLineFailure,
+  type Failure,
+  failureJson,
+  failureLines,
+  failureOf,
+  wrapWords,
+} from './ui/error-lines.js';
 import { safeForStderr } from './ui/ui.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -17,8 +24,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
-    const verbose = argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1';
-    code = renderError(error, io, verbose);
+    code = renderError(error, io, argv);
   } finally {
     interrupts.release();
   }
@@ -111,37 +117,47 @@ function isCommanderError(error: unknown): error is CommanderLikeError {
   );
 }
 
-function renderError(error: unknown, io: Io, verbose: boolean): number {
+/**
+ * The one place a failure is said: its lines on stderr (fitted to a terminal's width), the stack with
+ * --verbose, and, when the run asked for JSON, the same facts as stderr's last line.
+ */
+function renderError(error: unknown, io: Io, argv: string[]): number {
+  let failure: Failure;
+  let stack: string | undefined;
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
     // commander.help: a command with subcommands ran without one; commander printed its help.
     if (error.code === 'commander.help') return ExitCode.usage;
-    const failure = { code: error.code, message: error.message, commandPath: error.commandPath ?? '' };
-    for (const line of commandLineErrorLines(failure)) io.stderr.write(`${safeForStderr(line)}\n`);
-    return ExitCode.usage;
+    failure = commandLineFailure({
+      code: error.code,
+      message: error.message,
+      commandPath: error.commandPath ?? '',
+    });
+  } else {
+    if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;
+    failure = failureOf(error);
+    if (error instanceof Error && !(error instanceof InterruptedError)) stack = error.stack;
   }
-  if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;
   // Messages quote the server and the file system: masked and sanitized like every stderr line.
-  const say = (text: string) => io.stderr.write(`${safeForStderr(text)}\n`);
-  const partial = partialFileOf(error);
-  const partialNote = () => {
-    if (partial !== undefined) say(`the output received so far is in ${partial}`);
-  };
-  if (error instanceof LeadError) {
-    if (error instanceof InterruptedError) {
-      say('leadctl: interrupted');
-      partialNote();
-      return error.exitCode;
-    }
-    for (const line of errorLines(error)) say(line);
-    partialNote();
-    if (verbose && error.stack) say(error.stack);
-    return error.exitCode;
+  for (const field of ['message', 'hint', 'partialFile'] as const) {
+    if (failure[field]) failure[field] = safeForStderr(failure[field]);
   }
-  for (const line of errorLines(error)) say(line);
-  partialNote();
-  if (verbose && error instanceof Error && error.stack) say(error.stack);
-  else say('run again with --verbose for details, and please report it');
-  return ExitCode.internal;
+  const width = io.stderr.isTTY ? io.stderr.columns || 80 : Number.POSITIVE_INFINITY;
+  const lines = failureLines(failure).flatMap((line) => wrapWords(line, width, '  '));
+  if (stack && (argv.includes('--verbose') || io.env.LEADCTL_DEBUG === '1')) lines.push(safeForStderr(stack));
+  if (wantsJson(argv)) lines.push(failureJson(failure));
+  io.stderr.write(`${lines.join('\n')}\n`);
+  return failure.exit;
+}
+
+/** `--json`, `-f json`, `--format ndjson`: an agent's run, whose error also ends stderr as JSON. */
+function wantsJson(argv: string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return words.some((word, at) => {
+    if (word === '--json') return true;
+    const format =
+      /^(?:--format=|-f)(.+)$/.exec(word)?.[1] ?? (/^(-f|--format)$/.test(word) ? words[at + 1] : '');
+    return format === 'json' || format === 'ndjson';
+  });
 }

@@ -15,10 +15,11 @@ export type {
   WaitEvent,
 } from './api/client.js';
 export { LeadClient } from './api/client.js';
-export type { HttpErrorInfo } from './api/errors.js';
+export type { ErrorCode, HttpErrorInfo } from './api/errors.js';
 export {
   AbortedError,
   AuthError,
+  ERROR_CODES,
   ExitCode,
   ForbiddenError,
   HttpError,

@@ -14,7 +14,6 @@ import { registerSync } from './commands/sync/command.js';
 import { registerUsage } from './commands/usage/command.js';
 import { createProgram } from './global-options.js';
 import type { ContextFor, Io, Program } from './session.js';
-import { explainRun } from './ui/error-lines.js';
 
 export function buildProgram(io: Io, signal: AbortSignal): Program {
   const program = createProgram();
@@ -41,9 +40,6 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
     // Each command's help also lists the options every command takes (--sandbox, --api-key, -q…).
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
-
-  // Hints name what this command can change (error-lines.ts): `api nothing` lacks a path, not a base URL.
-  program.hook('preAction', (_program, action) => explainRun({ command: commandPathOf(action) }));
 
   program.addHelpText('after', TOPICS_POINTER);
   program.addHelpText(

@@ -5,12 +5,13 @@
 // prints, and what to do about a key the server rejected: the fix depends on the source, since a
 // flag or variable wins over the stored key (following "config set api-key" would change nothing).
 import { type ClientHooks, LeadClient } from './api/client.js';
+import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
+import { NETWORK_FAILURES } from './api/retry.js';
 import { redactUrl } from './api/url.js';
 import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
 import type { createProgram } from './global-options.js';
-import { explainRejectedKey, explainRun } from './ui/error-lines.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
@@ -137,13 +138,10 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     env: io.env,
     close: async () => {},
   };
-  explainRejectedKey(rejectedKeyHint(target.apiKeySource, settings.profile));
-  explainRun({ maxWaitSec: settings.maxWaitSec });
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({});
   ui.debug(`sandbox: serving the Lead Data API on ${sandbox.url}`);
-  explainRejectedKey(rejectedKeyHint('sandbox', settings.profile));
   return {
     ...target,
     baseUrl: sandbox.url,
@@ -173,10 +171,7 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
   // The in-process sandbox is this machine: never through a proxy. A bad base URL is the client's to refuse.
   const direct = target.baseUrlSource === 'sandbox' || !URL.canParse(baseUrl.trim());
   const proxy = direct ? undefined : proxyFor(new URL(baseUrl.trim()), proxies);
-  if (proxy) {
-    ui.debug(`proxy: connecting through ${redactUrl(proxy.url)} (from ${proxy.from})`);
-    explainRun({ proxy: { url: redactUrl(proxy.url), from: proxy.from } });
-  }
+  if (proxy) ui.debug(`proxy: connecting through ${redactUrl(proxy.url)} (from ${proxy.from})`);
   const dispatcher = proxy ? proxyDispatcher(proxies, { connections: 16, timeoutMs }) : undefined;
   const client = new LeadClient({
     baseUrl,
@@ -188,7 +183,10 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: bothHooks(bothHooks(reportingHooks(ui), usage.hooks), extraHooks),
+    hooks: bothHooks(
+      bothHooks(reportingHooks(ui), usage.hooks),
+      bothHooks(extraHooks, { onError: (error) => addRunHints(error, target, proxy) }),
+    ),
   });
   return {
     client,
@@ -262,5 +260,24 @@ function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
       first.onDeprecation?.(e);
       second.onDeprecation?.(e);
     },
+    onError: (e) => {
+      first.onError?.(e);
+      second.onError?.(e);
+    },
   };
+}
+
+/**
+ * What only this run knows, added to an error's CLI words: where a rejected key came from (a flag or
+ * variable wins over the stored key), and that a refused connection or failed lookup was the proxy's.
+ */
+function addRunHints(error: LeadError, target: Target, proxy: { url: string; from: string } | undefined) {
+  if (error instanceof AuthError && error.status === 401) {
+    error.cliHint = rejectedKeyHint(target.apiKeySource, target.settings.profile);
+  }
+  if (proxy && error instanceof NetworkError && ['refused', 'dns', 'unreachable'].includes(error.kind)) {
+    const after = (error.attempts ?? 0) > 1 ? ` after ${error.attempts} attempts` : '';
+    error.message = `cannot reach the proxy ${redactUrl(proxy.url)} that ${proxy.from} names (${NETWORK_FAILURES[error.kind]})${after}`;
+    error.cliHint = `check ${proxy.from}, and that the proxy is running; NO_PROXY lists hosts to reach directly`;
+  }
 }

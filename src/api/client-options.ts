@@ -1,7 +1,7 @@
 // The options of LeadClient and of each call, checked before anything is sent: a wrong one is a
 // UsageError naming the option, never a TypeError from deep inside.
 
-import { UsageError } from './errors.js';
+import { type LeadError, UsageError } from './errors.js';
 import type { RateLimitWait, WaitEvent } from './retry.js';
 import type { Clock } from './timestamp.js';
 
@@ -28,6 +28,8 @@ export interface ClientHooks {
   onWait?(event: WaitEvent): void;
   /** Called at most once per client: the first response that carries any deprecation header. */
   onDeprecation?(event: DeprecationEvent): void;
+  /** Every error a call fails with, once, before it is thrown (the key masked): to log it, or add to it. */
+  onError?(error: LeadError): void;
 }
 
 /** The deprecation headers of one response, each one line of server text (sanitized, capped). */

@@ -11,7 +11,7 @@ import {
   type ResponseInfo,
   type ResponsePromise,
 } from './client-options.js';
-import { abortErrorFor, ExitCode, LeadError, NetworkError, RateLimitedError, UsageError } from './errors.js';
+import { abortErrorFor, LeadError, maskKeyIn, NetworkError, RateLimitedError, UsageError } from './errors.js';
 import {
   type CallLog,
   deprecationOf,
@@ -95,6 +95,7 @@ export class LeadClient {
   readonly #clock: Clock;
   readonly #hooks: ClientHooks;
   readonly #maxBodyBytes: number;
+  readonly #apiKey: string;
   #deprecationReported = false;
   #closed: Promise<void> | undefined;
 
@@ -105,14 +106,16 @@ export class LeadClient {
     const apiKey = (options.apiKey ?? '').trim();
     if (apiKey === '') {
       throw new LeadError('no API key configured', {
-        exitCode: ExitCode.auth,
-        hint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+        code: 'no_api_key',
+        hint: "pass `apiKey`: the key from the account's API settings",
+        cliHint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
       });
     }
     // undici would refuse such a header with a message of its own; say what is wrong, without the key.
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       throw new UsageError('the API key contains spaces or characters that cannot be sent in an HTTP header');
     }
+    this.#apiKey = apiKey;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#maxBodyBytes = maxBodyBytesFrom(options.maxBodyBytes);
     const retries = options.retries ?? 3;
@@ -348,9 +351,13 @@ export class LeadClient {
     throw clientErrorFor(raw, url);
   }
 
-  /** Every error of a call says which request, after how many attempts, and what the server asked. */
+  /**
+   * Every error of a call says which request, after how many attempts, and what the server asked;
+   * a key the server echoed is masked; then the onError hook sees it.
+   */
   #annotate(error: unknown, call: Call<unknown>, state: CallState): unknown {
     if (!(error instanceof LeadError)) return error;
+    maskKeyIn(error, this.#apiKey);
     error.url ??= call.url.href;
     error.attempts ??= state.attempts;
     if (state.answer) error.headers ??= flatHeaders(state.answer);
@@ -363,6 +370,7 @@ export class LeadClient {
           : parseRetryAfterHeader(state.answer && firstHeader(state.answer, 'retry-after'), now);
       if (at !== undefined) error.retryAfterMs = Math.max(0, at - now);
     }
+    this.#hooks.onError?.(error);
     return error;
   }
 

@@ -5,7 +5,9 @@ import {
   AuthError,
   ExitCode,
   ForbiddenError,
+  type Hints,
   type HttpError,
+  hints,
   LeadError,
   NetworkError,
   NotFoundError,
@@ -26,6 +28,9 @@ function withServerMessage(summary: string, serverMessage: string | undefined): 
   return serverMessage ? `${summary}: ${serverMessage}` : summary;
 }
 
+/** A path the API serves: a 404 there means the base URL is wrong, elsewhere the path is. */
+const API_PATH = /\/(leads|history|search)\/?$/;
+
 /** 4xx answers other than 429: never retried. */
 export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
   const { status } = response;
@@ -34,7 +39,9 @@ export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
   if (status === 401) {
     return new AuthError(withServerMessage(`the server rejected the API key (401)`, serverMessage), {
       ...info,
-      hint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+      code: 'unauthorized',
+      hint: 'check the `apiKey` given to LeadClient: the server does not accept it',
+      cliHint: 'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
     });
   }
   if (status === 403) {
@@ -44,9 +51,19 @@ export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
     });
   }
   if (status === 404) {
+    const facts = API_PATH.test(url.pathname)
+      ? hints(
+          (o) =>
+            `check ${o.baseUrl}: ${o.client} appends /api/v1/... to it, so give the address the API is served from`,
+        )
+      : {
+          hint: 'the API serves leads, history and search under /api/v1/: check the path',
+          cliHint:
+            'the server has no such path: the API serves leads, history and search (leadctl api leads)',
+        };
     return new NotFoundError(withServerMessage(`not found (404): ${url.pathname}`, serverMessage), {
       ...info,
-      hint: 'check `baseUrl`: the client appends /api/v1/... to it, so give the address the API is served from',
+      ...facts,
     });
   }
   return new ValidationError(
@@ -63,8 +80,26 @@ export function serverErrorFor(response: FailedResponse, attempts: number, note?
   return new ServerError(withServerMessage(summary, serverMessage) + (note ? ` (${note})` : ''), {
     status: response.status,
     serverMessage,
-    hint: 'the service may be having trouble: try again later (`retries` sets how often the client retries)',
+    ...hints(
+      (o) =>
+        `the service may be having trouble: try again later (${o.retries} sets how often ${o.client} retries)`,
+    ),
   });
+}
+
+/** What to do about a 429: wait for a reset within the hour (or let the client wait that long), else come back. */
+export function rateLimitHints(resetAt: Date | undefined, maxWaitMs: number, nowMs: number): Hints {
+  if (resetAt === undefined) return { hint: 'try again later' };
+  if (resetAt.getTime() - nowMs > 60 * 60 * 1000) {
+    return {
+      hint: 'try again then',
+      cliHint: 'try again then; leadctl usage shows what this machine has sent today',
+    };
+  }
+  return {
+    hint: `wait until then, or raise \`maxWaitMs\` (now ${maxWaitMs}) to let the client wait`,
+    cliHint: `wait until then, or raise --max-wait (now ${maxWaitMs / 1000} s) to let leadctl wait`,
+  };
 }
 
 /** undici does not follow redirects; following one would carry the key to wherever it points. */
@@ -79,7 +114,7 @@ export function redirectError(status: number, location: string | undefined, url:
   }
   return new ProtocolError(
     `the server redirected (${status}) to ${target}; leadctl does not follow redirects with the API key attached`,
-    'if the API has moved, set `baseUrl` to its new address',
+    hints((o) => `if the API has moved, set ${o.baseUrl} to its new address`),
   );
 }
 
@@ -134,13 +169,13 @@ export function networkErrorFor(
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
     return new ProtocolError(
       `${host} answered with response headers larger than leadctl reads (16 KiB); the answer was not read`,
-      'check --base-url: is it the API, and not a proxy or login page in front of it?',
+      hints((o) => `check ${o.baseUrl}: is it the API, and not a proxy or login page in front of it?`),
     );
   }
   if (isHttpParserError(error) || code?.startsWith('HPE_')) {
     return new ProtocolError(
       `${host} did not answer with valid HTTP (${parserReason(error, code)})`,
-      'check `baseUrl`: is it the API?',
+      hints((o) => `check ${o.baseUrl}: is it the API?`),
     );
   }
   if (code === undefined) return undefined;
@@ -151,7 +186,7 @@ export function networkErrorFor(
       `secure connection to ${host} failed: it answered in plain HTTP, not TLS (${code})`,
       'tls',
       {
-        hint: 'use http:// in `baseUrl` for a plain-http port, or the port that serves https',
+        ...hints((o) => `use http:// in ${o.baseUrl} for a plain-http port, or the port that serves https`),
         cause: error,
       },
     );
@@ -164,15 +199,18 @@ export function networkErrorFor(
     tls: `secure connection to ${host} failed (${code})`,
     unreachable: `cannot reach ${host} (network unreachable: ${code})`,
   };
-  const hints: Record<NetworkKind, string> = {
-    refused: 'check `baseUrl`, and that the server is running',
-    reset: 'the server or a proxy dropped the connection: try again later',
-    timeout: 'the server is slow or unreachable: try again later, or raise `timeoutMs`',
-    dns: 'check the host name in `baseUrl`, and your network connection',
-    tls: "the server's certificate could not be verified, or it does not speak TLS: check `baseUrl`; behind a corporate proxy or CA, point NODE_EXTRA_CA_CERTS at its CA certificate (PEM)",
-    unreachable: 'check your network connection',
+  const hint: Record<NetworkKind, Hints> = {
+    refused: hints((o) => `check ${o.baseUrl}, and that the server is running`),
+    reset: { hint: 'the server or a proxy dropped the connection: try again later' },
+    timeout: hints((o) => `the server is slow or unreachable: try again later, or raise ${o.timeout}`),
+    dns: hints((o) => `check the host name in ${o.baseUrl}, and your network connection`),
+    tls: hints(
+      (o) =>
+        `the server's certificate could not be verified, or it does not speak TLS: check ${o.baseUrl}; behind a corporate proxy or CA, point NODE_EXTRA_CA_CERTS at its CA certificate (PEM)`,
+    ),
+    unreachable: { hint: 'check your network connection' },
   };
-  return new NetworkError(messages[kind], kind, { hint: hints[kind], cause: error });
+  return new NetworkError(messages[kind], kind, { ...hint[kind], cause: error });
 }
 
 /** undici's HTTPParserError: a reply that is not HTTP, or a header with a byte HTTP forbids. */
@@ -198,10 +236,18 @@ export function mayHaveRun(failure: NetworkError, method: string, url: URL): Net
   const what = search
     ? 'after the search was sent: it may have run on the server and spent a live search; leadctl did not send it again'
     : `after the ${method} request was sent: the server may have processed it; leadctl did not send it again`;
-  const hint = search
-    ? 'see whether it ran with `leadctl history`; to repeat it deliberately, run the same command again (it may spend another live search)'
-    : 'check whether it took effect before you send it again';
-  return new NetworkError(`${failure.message}, ${what}`, failure.kind, { hint, cause: failure.cause });
+  const facts: Hints = search
+    ? {
+        hint: 'see whether it ran with listHistory(); to repeat it deliberately, call search() again (it may spend another live search)',
+        cliHint:
+          'see whether it ran with `leadctl history`; to repeat it deliberately, run the same command again (it may spend another live search)',
+      }
+    : { hint: 'check whether it took effect before you send it again' };
+  return new NetworkError(`${failure.message}, ${what}`, failure.kind, {
+    ...facts,
+    code: 'sent_without_answer',
+    cause: failure.cause,
+  });
 }
 
 /** A failure of the transport nobody sorted: still a LeadError (a host's catch sees one kind of error). */

@@ -5,7 +5,7 @@
 
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import { ProtocolError, UsageError } from './errors.js';
+import { hints, ProtocolError, UsageError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './exact-json-parser.js';
 import {
   fieldKinds,
@@ -118,7 +118,9 @@ export function decodeJsonObject(response: RawResponse): Record<string, unknown>
     const looksLikeHtml = /html/i.test(response.contentType ?? '') || /^\s*</.test(response.body);
     throw new ProtocolError(
       `server answered ${response.status} with something that is not JSON: ${quoteBody(response.body)}`,
-      looksLikeHtml ? 'that looks like a web page: check that `baseUrl` points at the API' : undefined,
+      looksLikeHtml
+        ? hints((o) => `that looks like a web page: check that ${o.baseUrl} points at the API`)
+        : undefined,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -301,7 +303,7 @@ async function decompress(
 function tooLarge(status: number, maxBytes: number, how = ''): ProtocolError {
   return new ProtocolError(
     `server answered ${status} with a body larger than ${describeBytes(maxBytes)}${how}; leadctl stopped reading it`,
-    'if such answers are expected, raise the limit: LEADCTL_MAX_BODY_BYTES=<bytes>',
+    hints((o) => `if such answers are expected, raise the limit: ${o.maxBodyBytes}`),
   );
 }
 

@@ -4,8 +4,8 @@
 // Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
 // rate limit that resets within --max-wait is worth waiting for more than three times.
 
-import { NetworkError, RateLimitedError } from './errors.js';
-import { type FailedResponse, serverErrorFor } from './http-errors.js';
+import { hints, NetworkError, RateLimitedError } from './errors.js';
+import { type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
 import { extractServerMessage, oneLine } from './server-message.js';
 import type { Clock } from './timestamp.js';
@@ -99,7 +99,7 @@ export function decideRetry(
   if (askedAt !== undefined) {
     const waitMs = Math.max(0, askedAt - nowMs);
     if (waitMs > policy.maxWaitMs) {
-      const note = `it asks to retry ${describeDuration(waitMs)}, longer than \`maxWaitMs\``;
+      const note = `it asks to retry ${describeDuration(waitMs)}, longer than the longest wait allowed`;
       return { retry: false, error: serverErrorFor(response, attempts, note) };
     }
     return { retry: true, waitMs, reason: 'server-error' };
@@ -118,21 +118,21 @@ function decideRateLimited(
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status: response.status, serverMessage };
   const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
-  const hint = `wait until then, or raise \`maxWaitMs\` (now ${policy.maxWaitMs}) to let the client wait`;
   const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
   if (fromBody?.kind === 'unreadable') {
     const error = new RateLimitedError(`${head}; the server says retry after "${fromBody.raw}"`, {
       ...info,
       rawRetryAfter: fromBody.raw,
-      hint: 'try again later',
+      ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
     });
     return { retry: false, error };
   }
   const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
   const resetAt = at === undefined ? undefined : new Date(at);
   if (resetAt === undefined && policy.maxWaitMs <= 0) {
-    const message = `${head}; the server did not say when to retry, and \`maxWaitMs\` is 0`;
-    return { retry: false, error: new RateLimitedError(message, { ...info, hint: 'try again later' }) };
+    const message = `${head}; the server did not say when to retry, and waiting is off (a longest wait of 0)`;
+    const said = hints((o) => `to wait out such limits, raise ${o.maxWait} above 0`);
+    return { retry: false, error: new RateLimitedError(message, { ...info, ...said }) };
   }
   // Never less than the normal backoff (a reset already past would otherwise be retried at once, over
   // and over), and without a time from the server never beyond --max-wait.
@@ -145,19 +145,25 @@ function decideRateLimited(
     return { retry: true, waitMs, reason: 'rate-limited', declined };
   }
   if (waitMs > policy.maxWaitMs && resetAt) {
-    return { retry: false, error: new RateLimitedError(`${head}: ${when}`, { ...info, resetAt, hint }) };
+    const said = rateLimitHints(resetAt, policy.maxWaitMs, nowMs);
+    return { retry: false, error: new RateLimitedError(`${head}: ${when}`, { ...info, resetAt, ...said }) };
   }
   if (counts.rateLimitWaits >= policy.rateLimitWaits) {
     const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when && `; ${when}`}`;
     return {
       retry: false,
-      error: new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' }),
+      error: new RateLimitedError(message, {
+        ...info,
+        resetAt,
+        ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
+      }),
     };
   }
   return { retry: true, waitMs, reason: 'rate-limited' };
 }
 
-const NETWORK_FAILURES: Record<string, string> = {
+/** A network failure's kind in a few words (also the CLI's, for a proxy's failure). */
+export const NETWORK_FAILURES: Record<string, string> = {
   refused: 'connection refused',
   reset: 'connection reset',
   timeout: 'timeout',
@@ -180,9 +186,12 @@ function parseJsonQuietly(body: string): unknown {
 
 function afterAttempts(error: NetworkError, attempts: number): NetworkError {
   if (attempts <= 1) return error;
+  const { code, hint, cliHint, cause } = error;
   return new NetworkError(`${error.message} after ${attempts} attempts`, error.kind, {
-    ...(error.hint ? { hint: error.hint } : {}),
-    cause: error.cause,
+    code,
+    hint,
+    cliHint,
+    cause,
   });
 }
 

@@ -2,7 +2,7 @@
 // the key never travels over plain http:// to anything but this machine.
 
 import { sanitizeForTerminal } from '../text/terminal-text.js';
-import { UsageError } from './errors.js';
+import { hints, UsageError } from './errors.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -20,7 +20,7 @@ export function resolveApiRoot(baseUrl: string): URL {
   } catch {
     throw new UsageError(
       `invalid base URL "${shown}"`,
-      '`baseUrl` takes a full address such as https://api.example.com',
+      hints((o) => `${o.baseUrl} takes a full address such as https://api.example.com`),
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -101,10 +101,4 @@ export function assertKeyTransportIsSafe(root: URL): void {
       `use https://${root.host}${root.pathname.replace(/api\/v1\/$/, '')} (plain http is allowed only for localhost and 127.0.0.1)`,
     );
   }
-}
-
-/** `host:port` for messages, with the scheme's default port filled in. */
-export function describeHost(url: URL): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.hostname}:${port}`;
 }

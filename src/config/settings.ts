@@ -1,7 +1,7 @@
 // The settings one run uses: flag > environment > the selected profile's stored value > default.
 // On every command's hot path, so it reads the file with fs and never loads conf. Below: what a run
 // that lacks a base URL or a key is told.
-import { ExitCode, LeadError, UsageError } from '../api/errors.js';
+import { LeadError, UsageError } from '../api/errors.js';
 import { rememberSecret } from '../text/secrets.js';
 import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
 import { parseConfigValue } from './keys.js';
@@ -144,16 +144,15 @@ export function missingSettingsError(missing: MissingSettings): LeadError {
     return new UsageError(
       'no API base URL and no API key are configured',
       `run: ${leadctl} auth login (or ${leadctl} config set base-url <url>, then: ${leadctl} config set api-key); or try any command with --sandbox`,
+      { code: 'no_base_url' },
     );
   }
   if (missing.baseUrl) {
     return new UsageError(
       'no API base URL is configured',
       `set one: ${setBaseUrl}; or try any command with --sandbox`,
+      { code: 'no_base_url' },
     );
   }
-  return new LeadError('no API key is configured', {
-    exitCode: ExitCode.auth,
-    hint: `run: ${setApiKey}`,
-  });
+  return new LeadError('no API key is configured', { code: 'no_api_key', hint: `run: ${setApiKey}` });
 }

@@ -202,9 +202,6 @@ export const TOOL_NAMES = [
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-/** The tools that send no request that spends a live search. */
-export const SPENDS_SEARCHES: ReadonlySet<ToolName> = new Set(['search_businesses']);
-
 export function selectTools(options: { readOnly?: boolean; tools?: string }): Set<ToolName> {
   let selected = new Set<ToolName>(TOOL_NAMES);
   if (options.tools !== undefined) {

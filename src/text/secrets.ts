@@ -22,7 +22,11 @@ export class SecretMask {
   mask(text: string): string {
     let masked = text;
     for (const secret of this.#secrets) {
-      if (masked.includes(secret)) masked = masked.split(secret).join(this.#shown(secret));
+      // LeadClient's errors already show an echoed key as maskApiKey does: a mask of its own form
+      // (MCP's) shows that form as its own too. A bare "…" (a short key) reveals nothing.
+      for (const form of [secret, maskApiKey(secret)]) {
+        if (form !== '…' && masked.includes(form)) masked = masked.split(form).join(this.#shown(secret));
+      }
     }
     return masked;
   }

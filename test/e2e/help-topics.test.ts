@@ -3,12 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ENVIRONMENT,
-  EXIT_CODES,
-  environmentMarkdownRows,
-  exitCodeMarkdownRows,
-} from '../../src/commands/help/command.js';
+import { ENVIRONMENT, EXIT_CODES } from '../../src/commands/help/command.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
@@ -32,6 +27,12 @@ function tableAfter(heading: string, markdown = README): string[][] {
   }
   return rows;
 }
+
+/** The rows as README markdown cells (empty cells stay empty). */
+const code = (text: string) => (text === '' ? '' : `\`${text}\``);
+const environmentMarkdownRows = () =>
+  ENVIRONMENT.map((row) => [code(row.variable), code(row.flag), code(row.configKey), row.meaning]);
+const exitCodeMarkdownRows = () => EXIT_CODES.map((row) => [String(row.code), row.when]);
 
 /** What a person reads: code spans plain, line breaks and column padding as single spaces. */
 const plain = (text: string) => text.replaceAll('`', '').replace(/\s+/g, ' ');

@@ -6,7 +6,7 @@ import { runInProcess } from '../helpers/in-process.js';
 
 function commandPaths(command: CommandUnknownOpts, prefix: string[] = []): string[][] {
   return command.commands
-    .filter((sub) => sub.name() !== 'help')
+    .filter((sub) => sub.name() !== 'help' && !(sub as { _hidden?: boolean })._hidden)
     .flatMap((sub) => [[...prefix, sub.name()], ...commandPaths(sub, [...prefix, sub.name()])]);
 }
 

@@ -17,12 +17,15 @@ const json = (status: number, value: unknown) => ({
 });
 
 describe('clientErrorFor', () => {
-  it('401 -> AuthError, exit 3, with the config hint', () => {
+  it('401 -> AuthError, exit 3, with a hint for each face', () => {
     const error = clientErrorFor(json(401, { error: 'Invalid API key' }), url);
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe('the server rejected the API key (401): Invalid API key');
-    expect(error.hint).toMatch(/run: leadctl config set api-key/);
+    expect(error.code).toBe('unauthorized');
+    // The library's user passed the key: the CLI's `config set` is the CLI's word only.
+    expect(error.hint).toBe('check the `apiKey` given to LeadClient: the server does not accept it');
+    expect(error.cliHint).toMatch(/run: leadctl config set api-key/);
   });
 
   it('403 -> ForbiddenError, exit 4, with the server message and an account hint', () => {

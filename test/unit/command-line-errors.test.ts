@@ -36,11 +36,6 @@ describe('refused command lines', () => {
     ],
     [['completion'], 'leadctl: missing <shell>', 'see: leadctl completion --help'],
     [['leads', '--limit'], 'leadctl: --limit needs a value: --limit <n>', 'see: leadctl leads --help'],
-    [
-      ['history', '--json', '--csv'],
-      'leadctl: --json cannot be used with --csv',
-      'see: leadctl history --help',
-    ],
     [['leads', 'extra'], 'leadctl: leads takes no arguments, got 1', 'see: leadctl leads --help'],
     [['config', 'get'], 'leadctl: missing <key>', 'see: leadctl config get --help'],
     [['config', 'sett', 'format'], "leadctl: unknown command 'sett'", 'did you mean set?'],
@@ -48,6 +43,18 @@ describe('refused command lines', () => {
   ])('%j', async (argv, what, hint) => {
     const { exitCode, stdout, stderr } = await runInProcess(argv);
     expect({ exitCode, stdout, stderr }).toEqual({ exitCode: 2, stdout: '', stderr: `${what}\n${hint}\n` });
+  });
+
+  it('with --json, the same lines and then the same facts as one JSON line', async () => {
+    const { exitCode, stdout, stderr } = await runInProcess(['history', '--json', '--csv']);
+    expect({ exitCode, stdout }).toEqual({ exitCode: 2, stdout: '' });
+    const error = {
+      exit: 2,
+      code: 'conflicting_options',
+      message: '--json cannot be used with --csv',
+      hint: 'see: leadctl history --help',
+    };
+    expect(stderr).toBe(`leadctl: ${error.message}\n${error.hint}\n${JSON.stringify({ error })}\n`);
   });
 });
 

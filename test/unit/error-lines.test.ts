@@ -1,14 +1,21 @@
-// Issue 27: what the library says names its options (`baseUrl`, `maxWaitMs`), never a CLI flag; the
-// CLI's lines (ui/error-lines.ts) pick their hints by error kind and put any option as its flag.
+// Every error carries both hints (issues 27, 35.3): `hint` for a program using the library names its
+// options (`baseUrl`, `maxWaitMs`), never a flag, a leadctl command or a variable it never reads;
+// `cliHint` names leadctl's flags. The CLI's lines (ui/error-lines.ts) are read off the object.
 import { describe, expect, it } from 'vitest';
-import { type LeadError, RateLimitedError } from '../../src/api/errors.js';
-import { clientErrorFor, networkErrorFor, redirectError, serverErrorFor } from '../../src/api/http-errors.js';
+import type { LeadError, NetworkError, RateLimitedError } from '../../src/api/errors.js';
+import {
+  clientErrorFor,
+  mayHaveRun,
+  networkErrorFor,
+  redirectError,
+  serverErrorFor,
+} from '../../src/api/http-errors.js';
 import { decodeJsonObject } from '../../src/api/parse-response.js';
 import { decideRetry, type RetryPolicy } from '../../src/api/retry.js';
-import { parseSince } from '../../src/api/timestamp.js';
-import { errorLines } from '../../src/ui/error-lines.js';
+import { failureLines, failureOf } from '../../src/ui/error-lines.js';
 
 const url = new URL('http://127.0.0.1:1234/api/v1/leads');
+const searchUrl = new URL('http://127.0.0.1:1234/api/v1/search');
 const now = Date.UTC(2026, 10, 25, 12);
 const policy: RetryPolicy = {
   retries: 0,
@@ -50,6 +57,21 @@ const cases: [string, () => LeadError, string][] = [
     'check --base-url: leadctl appends /api/v1/... to it, so give the address the API is served from',
   ],
   [
+    '401',
+    () => clientErrorFor({ status: 401, body: '' }, url),
+    'run: leadctl config set api-key   (or set LEADCTL_API_KEY)',
+  ],
+  [
+    'a search sent and not answered',
+    () => mayHaveRun(networkErrorFor(code('ECONNRESET'), url, 30_000) as NetworkError, 'POST', searchUrl),
+    'see whether it ran with `leadctl history`; to repeat it deliberately, run the same command again (it may spend another live search)',
+  ],
+  [
+    'response headers over the limit',
+    () => networkErrorFor(code('UND_ERR_HEADERS_OVERFLOW'), url, 30_000) as LeadError,
+    'check --base-url: is it the API, and not a proxy or login page in front of it?',
+  ],
+  [
     '503 after retries',
     () => serverErrorFor({ status: 503, body: '' }, 4),
     'the service may be having trouble: try again later (--retries sets how often leadctl retries)',
@@ -82,7 +104,7 @@ const cases: [string, () => LeadError, string][] = [
   [
     'a 429 resetting in 2 minutes',
     () => rateLimited(120),
-    'wait until then, or raise --max-wait to let leadctl wait',
+    'wait until then, or raise --max-wait (now 5 s) to let leadctl wait',
   ],
   [
     'a 429 resetting in 21 hours',
@@ -94,28 +116,24 @@ const cases: [string, () => LeadError, string][] = [
 describe('library texts name options; the CLI names flags', () => {
   it.each(cases)('%s', (_what, make, cliHint) => {
     const error = make();
-    expect(`${error.message}\n${error.hint ?? ''}`).not.toMatch(/(^|\s)--[a-z]/);
-    const lines = errorLines(error, {}, now);
+    expect(`${error.message}\n${error.hint ?? ''}`).not.toMatch(
+      /(^|\s)--[a-z]|leadctl (config|auth|leads|history|search|usage|api)\b|LEADCTL_/,
+    );
+    const lines = failureLines(failureOf(error));
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe(cliHint);
     expect(lines.join('\n')).not.toMatch(/`[a-zA-Z]+`/);
   });
 
-  it('a bad `since` is the option in the library and --since on the command line', () => {
-    const error = thrown(() => parseSince('yesterday', now));
-    expect(error.message).toBe('invalid `since` value "yesterday"');
-    expect(errorLines(error, {}, now)[0]).toBe('leadctl: invalid --since value "yesterday"');
-  });
-
-  it('a 429 hint gives the --max-wait in force when the run said it', () => {
-    expect(errorLines(rateLimited(120), { maxWaitSec: 5 }, now)[1]).toBe(
-      'wait until then, or raise --max-wait (now 5 s) to let leadctl wait',
+  it('a 429 resetting within the hour: the library names maxWaitMs as it was', () => {
+    expect(rateLimited(120).hint).toBe(
+      'wait until then, or raise `maxWaitMs` (now 5000) to let the client wait',
     );
-    expect(rateLimited(120)).toBeInstanceOf(RateLimitedError);
   });
 
-  it('api <path> answered 404: the path is missing', () => {
-    const lines = errorLines(clientErrorFor({ status: 404, body: '' }, url), { command: 'api' }, now);
-    expect(lines[1]).toMatch(/^the server has no such path/);
+  it('api <path> answered 404: the path is missing, not the base URL', () => {
+    const error = clientErrorFor({ status: 404, body: '' }, new URL('http://127.0.0.1:1234/api/v1/nothing'));
+    expect(failureLines(failureOf(error))[1]).toMatch(/^the server has no such path/);
+    expect(error.hint).toBe('the API serves leads, history and search under /api/v1/: check the path');
   });
 });

@@ -17,7 +17,6 @@ const LOWER = [
   'batch',
   'sync',
   'sandbox',
-  'completion',
   'mcp',
 ];
 const BELOW_AT_ROOT = ['session.ts', 'global-options.ts', 'resources.ts', 'version.ts', 'index.ts'];

@@ -193,7 +193,7 @@ describe('withRetries', () => {
     const { attempt: longer, calls } = script(status(503, '', '3600'));
     const error = await withRetries(longer, policy, createFakeClock()).catch((e: unknown) => e);
     expect((error as Error).message).toBe(
-      'server error (503) (it asks to retry in 1h 0m, longer than `maxWaitMs`)',
+      'server error (503) (it asks to retry in 1h 0m, longer than the longest wait allowed)',
     );
     expect(calls).toEqual([1]);
   });

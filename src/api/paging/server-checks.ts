@@ -55,7 +55,10 @@ export function uncertifiable(ledger: Ledger, written: number) {
 /** Paging hands each item out once by its id: an item without one cannot be kept exact. */
 export function missingIdError(idField: string, page: number): ProtocolError {
   return new ProtocolError(
-    `server answered page ${page} with an item without an ${idField}; a full listing (--all, --checkpoint) needs every item's ${idField} to write each one exactly once`,
-    'a single page (without --all or --checkpoint) writes such items as sent',
+    `server answered page ${page} with an item without an ${idField}; a full listing needs every item's ${idField} to write each one exactly once`,
+    {
+      hint: 'a single page (listLeads, listHistory) returns such items as sent',
+      cliHint: 'a single page (without --all or --checkpoint) writes such items as sent',
+    },
   );
 }

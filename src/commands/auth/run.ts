@@ -38,7 +38,6 @@ import {
   type Target,
 } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
-import { explainRejectedKey } from '../../ui/error-lines.js';
 import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
@@ -91,10 +90,13 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
     env: io.env,
     close: async () => {},
   });
-  explainRejectedKey(`nothing was stored: check the key, then run: ${leadctl} auth login`);
   const request = `GET ${session.client.apiRoot}leads?limit=1`;
   try {
     await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });
+  } catch (error) {
+    if (error instanceof AuthError)
+      error.cliHint = `nothing was stored: check the key, then run: ${leadctl} auth login`;
+    throw error;
   } finally {
     await session.close();
   }

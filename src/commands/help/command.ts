@@ -6,6 +6,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
 import type { ContextFor, Program } from '../../session.js';
+import { wrapWords } from '../../ui/error-lines.js';
 
 /** Two or three real examples at the end of a command's --help. */
 export function examples(lines: string[]): string {
@@ -24,25 +25,39 @@ export function registerHelp(program: Program, contextFor: ContextFor) {
     .command('help')
     .description('show help for a command, or a topic: environment, exit-codes')
     .argument('[command...]', 'the command to show help for, e.g. "config set"')
+    .option('--json', 'every command, flag, output format and exit code as JSON, for programs and agents')
     .addHelpText(
       'after',
-      examples(['leadctl help environment', 'leadctl help exit-codes', 'leadctl help config set']),
+      examples([
+        'leadctl help environment',
+        'leadctl help config set',
+        "leadctl help --json | jq '.commands[].name'",
+      ]),
     )
-    .action(async (words) => {
-      showCommandHelp(program, words);
+    .action(async (words, flags, self) => {
+      if (!flags.json) return showCommandHelp(program, words);
+      const { contractJson } = await import('./spec.js');
+      commandHelp(program, words);
+      contextFor(self).io.stdout.write(contractJson(program, words));
     });
-  help
-    .command('environment')
-    .description('environment variables, their flags and config keys, and which wins')
-    .action(async (_flags, self) => {
-      contextFor(self).io.stdout.write(environmentTopic());
-    });
-  help
-    .command('exit-codes')
-    .description('what each exit code means')
-    .action(async (_flags, self) => {
-      contextFor(self).io.stdout.write(exitCodesTopic());
-    });
+  const topic = (name: string, description: string, text: () => string, rows: () => unknown) =>
+    help
+      .command(name)
+      .description(description)
+      // `help environment --json`: the --json is help's, which commander reads before the topic.
+      .action(async (_flags, self) => {
+        const { json } = self.optsWithGlobals() as { json?: boolean };
+        contextFor(self).io.stdout.write(json ? `${JSON.stringify(rows(), null, 2)}\n` : text());
+      });
+  topic(
+    'environment',
+    'environment variables, their flags and config keys, and which wins',
+    environmentTopic,
+    () => ENVIRONMENT.map((row) => ({ ...row, meaning: plain(row.meaning) })),
+  );
+  topic('exit-codes', 'what each exit code means', exitCodesTopic, () =>
+    EXIT_CODES.map((row) => ({ ...row, when: plain(row.when) })),
+  );
   return help;
 }
 
@@ -59,112 +74,78 @@ export interface EnvironmentRow {
   meaning: string;
 }
 
-export const ENVIRONMENT: readonly EnvironmentRow[] = [
-  {
-    variable: 'LEADCTL_API_KEY',
-    flag: '--api-key',
-    configKey: 'api-key',
-    meaning: 'the API key, sent as a Bearer token',
-  },
-  {
-    variable: 'LEADCTL_BASE_URL',
-    flag: '--base-url',
-    configKey: 'base-url',
-    meaning: 'the API base address; `/api/v1/...` is appended',
-  },
-  {
-    variable: 'LEADCTL_PROFILE',
-    flag: '--profile',
-    configKey: '',
-    meaning: 'the stored profile to use (default: `default`)',
-  },
-  {
-    variable: 'LEADCTL_TIMEOUT',
-    flag: '--timeout',
-    configKey: 'timeout',
-    meaning: 'seconds per request attempt (default: 30)',
-  },
-  {
-    variable: 'LEADCTL_DEBUG',
-    flag: '--verbose',
-    configKey: '',
-    meaning: '`1`: one stderr line per HTTP attempt, and stack traces on errors',
-  },
-  { variable: 'NO_COLOR', flag: '--no-color', configKey: '', meaning: 'any value: no colour anywhere' },
-  {
-    variable: 'LEADCTL_PAGER',
-    flag: '--no-pager',
-    configKey: '',
-    meaning:
+export const ENVIRONMENT: readonly EnvironmentRow[] = (
+  [
+    ['LEADCTL_API_KEY', '--api-key', 'api-key', 'the API key, sent as a Bearer token'],
+    ['LEADCTL_BASE_URL', '--base-url', 'base-url', 'the API base address; `/api/v1/...` is appended'],
+    ['LEADCTL_PROFILE', '--profile', '', 'the stored profile to use (default: `default`)'],
+    ['LEADCTL_TIMEOUT', '--timeout', 'timeout', 'seconds per request attempt (default: 30)'],
+    ['LEADCTL_DEBUG', '--verbose', '', '`1`: one stderr line per HTTP attempt, and stack traces on errors'],
+    ['NO_COLOR', '--no-color', '', 'any value: no colour anywhere'],
+    [
+      'LEADCTL_PAGER',
+      '--no-pager',
+      '',
       'the pager for output on a terminal (before `PAGER`, default `less` with `LESS=FRX`); `cat`: none',
-  },
-  {
-    variable: 'FORCE_COLOR',
-    flag: '',
-    configKey: '',
-    meaning: 'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
-  },
-  { variable: 'CLICOLOR_FORCE', flag: '', configKey: '', meaning: 'the same as FORCE_COLOR' },
-  {
-    variable: 'COLUMNS',
-    flag: '',
-    configKey: '',
-    meaning: 'the width a table fits when it is not written to a terminal (a pipe, -o)',
-  },
-  {
-    variable: 'XDG_CONFIG_HOME',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'FORCE_COLOR',
+      '',
+      '',
+      'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
+    ],
+    ['CLICOLOR_FORCE', '', '', 'the same as FORCE_COLOR'],
+    ['COLUMNS', '', '', 'the width a table fits when it is not written to a terminal (a pipe, -o)'],
+    [
+      'XDG_CONFIG_HOME',
+      '',
+      '',
       'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
-  },
-  {
-    variable: 'XDG_STATE_HOME',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'XDG_STATE_HOME',
+      '',
+      '',
       'the usage ledger is `$XDG_STATE_HOME/leadctl/usage.json` (default: `~/.local/state/leadctl/usage.json`)',
-  },
-  {
-    variable: 'XDG_DATA_HOME',
-    flag: '--db',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'XDG_DATA_HOME',
+      '--db',
+      '',
       "sync's database is `$XDG_DATA_HOME/leadctl/leads.db` (default: `~/.local/share/leadctl/leads.db`)",
-  },
-  {
-    variable: 'LEADCTL_MAX_BODY_BYTES',
-    flag: '',
-    configKey: '',
-    meaning: 'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
-  },
-  {
-    variable: 'HTTPS_PROXY',
-    flag: '',
-    configKey: '',
-    meaning: 'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
-  },
-  {
-    variable: 'HTTP_PROXY',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'LEADCTL_MAX_BODY_BYTES',
+      '',
+      '',
+      'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
+    ],
+    [
+      'HTTPS_PROXY',
+      '',
+      '',
+      'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
+    ],
+    [
+      'HTTP_PROXY',
+      '',
+      '',
       'the proxy for http:// base URLs, and for https:// when HTTPS_PROXY is unset (also `http_proxy`)',
-  },
-  {
-    variable: 'NO_PROXY',
-    flag: '',
-    configKey: '',
-    meaning:
+    ],
+    [
+      'NO_PROXY',
+      '',
+      '',
       'hosts reached directly, not through the proxy: `host`, `.domain`, `host:port`, or `*` (also `no_proxy`)',
-  },
-  {
-    variable: 'NODE_EXTRA_CA_CERTS',
-    flag: '',
-    configKey: '',
-    meaning: 'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
-  },
-];
+    ],
+    [
+      'NODE_EXTRA_CA_CERTS',
+      '',
+      '',
+      'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
+    ],
+  ] as const
+).map(([variable, flag, configKey, meaning]) => ({ variable, flag, configKey, meaning }));
 
 export const PRECEDENCE =
   'Each setting comes from a flag, an environment variable or the stored profile, and the first one ' +
@@ -197,16 +178,6 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
   },
 ];
 
-/** The rows as README markdown cells (empty cells stay empty), for the README comparison. */
-export function environmentMarkdownRows(): string[][] {
-  const code = (text: string) => (text === '' ? '' : `\`${text}\``);
-  return ENVIRONMENT.map((row) => [code(row.variable), code(row.flag), code(row.configKey), row.meaning]);
-}
-
-export function exitCodeMarkdownRows(): string[][] {
-  return EXIT_CODES.map((row) => [String(row.code), row.when]);
-}
-
 // The text of the help topics, rendered for a terminal from the tables above, and the help of a
 // command named by words (`leadctl help config set`).
 
@@ -218,22 +189,26 @@ export function environmentTopic(): string {
     const setBy = [row.flag && `flag ${row.flag}`, row.configKey && `config key ${row.configKey}`]
       .filter(Boolean)
       .join(', ');
-    const lines = [...(setBy ? [setBy] : []), ...wrap(plain(row.meaning), WIDTH - 2 - nameWidth)];
+    const lines = [...(setBy ? [setBy] : []), ...wrapWords(plain(row.meaning), WIDTH - 2 - nameWidth)];
     return hanging(row.variable, nameWidth, lines);
   });
-  return `Environment variables\n\n${wrap(plain(PRECEDENCE), WIDTH).join('\n')}\n\n${entries.join('\n')}\n`;
+  return `Environment variables\n\n${wrapWords(plain(PRECEDENCE), WIDTH).join('\n')}\n\n${entries.join('\n')}\n`;
 }
 
 export function exitCodesTopic(): string {
   const codeWidth = Math.max(...EXIT_CODES.map((row) => String(row.code).length)) + 2;
   const entries = EXIT_CODES.map((row) =>
-    hanging(String(row.code), codeWidth, wrap(plain(row.when), WIDTH - 2 - codeWidth)),
+    hanging(String(row.code), codeWidth, wrapWords(plain(row.when), WIDTH - 2 - codeWidth)),
   );
   return `Exit codes\n\n${entries.join('\n')}\n`;
 }
 
 /** `help config set`: the help of that command; words that name no command are a usage error. */
-export function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
+function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
+  commandHelp(program, words).outputHelp();
+}
+
+function commandHelp(program: CommandUnknownOpts, words: string[]): CommandUnknownOpts {
   let target = program;
   for (const word of words) {
     const next = target.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
@@ -245,11 +220,11 @@ export function showCommandHelp(program: CommandUnknownOpts, words: string[]): v
     }
     target = next;
   }
-  target.outputHelp();
+  return target;
 }
 
 /** The README's markdown code spans, as plain text. */
-function plain(text: string): string {
+export function plain(text: string): string {
   return text.replaceAll('`', '');
 }
 
@@ -259,19 +234,4 @@ function hanging(label: string, width: number, lines: string[]): string {
   return lines
     .map((line, index) => (index === 0 ? `  ${label.padEnd(width)}${line}` : `${indent}${line}`))
     .join('\n');
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
 }

@@ -2,7 +2,7 @@
 // --checkpoint) streamed in order through the paginator, ending with what was written and the
 // requests it took.
 
-import { ExitCode, LeadError, UsageError } from '../../api/errors.js';
+import { LeadError, UsageError } from '../../api/errors.js';
 import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
 import { RequestBudget } from '../../api/request-budget.js';
 import { parseSince } from '../../api/timestamp.js';
@@ -196,7 +196,7 @@ function capError(max: number, flags: ListFlags): LeadError {
       ? 'run again with a higher --max-requests to export everything'
       : `the checkpoint ${flags.checkpoint} is unchanged: run the same command again (with a higher --max-requests to finish in one run)`;
   return new LeadError(`stopped at --max-requests ${formatCount(max)}: the export is not complete`, {
-    exitCode: ExitCode.rateLimited,
+    code: 'max_requests',
     hint,
   });
 }
