@@ -56,7 +56,11 @@ builds.push(
   await build({
     ...common,
     entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
-    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+    plugins: [undiciCorePlugin, standInsPlugin(['undici', 'mcp'])],
+    // Split too, so that what the server imports lazily (the sandbox of --sandbox, ora) is not parsed
+    // at every start.
+    splitting: true,
+    chunkNames: 'chunks/mcp-[name]-[hash]',
   }),
 );
 assertMcpServerBeside('dist');

@@ -6,3 +6,8 @@ export const MCP_MAX_WAIT_SEC = 10;
 export const DEFAULT_MAX_REQUESTS = 50;
 export const DEFAULT_MAX_SEARCHES = 10;
 export const DEFAULT_MAX_SEARCHES_PER_DAY = 50;
+/**
+ * Every tool call answers within this: hosts give up at 60 s (the MCP SDK client's default request
+ * timeout), and 15 s are left for a loaded machine, the ledger write and the host's own queueing.
+ */
+export const CALL_DEADLINE_SEC = 45;

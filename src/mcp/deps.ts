@@ -8,10 +8,12 @@ import { RequestBudget as SharedBudget } from '../api/request-budget.js';
 import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import type { Continuations } from './continuations.js';
+import { CALL_DEADLINE_SEC } from './defaults.js';
 import type { FailureContext } from './failure-text.js';
 import type { RateLimitPause } from './rate-limit-pause.js';
 import type { SavedLeads } from './saved-leads.js';
 import type { SearchGate } from './search-tool.js';
+import type { SpendConfirmation } from './spend-confirmation.js';
 import type { KeyMasker } from './tool-result.js';
 
 export interface ToolDeps {
@@ -22,14 +24,30 @@ export interface ToolDeps {
   usage: UsageRecorder;
   continuations: Continuations;
   savedLeads: SavedLeads;
+  confirmation: SpendConfirmation;
   mask: KeyMasker;
   failure: FailureContext;
 }
 
-/** One tool call: its cancellation (the call's or the session's) and its progress notifications. */
+/** One tool call: its cancellation (the call's, the session's or the deadline), its progress notifications. */
 export interface ToolCall {
   signal: AbortSignal;
   progress: ReportProgress;
+  /** Asks the user a yes-or-no question through the host (MCP elicitation), where the host can. */
+  ask?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+}
+
+/** Why a call stopped at CALL_DEADLINE_SEC: the abort reason, so every wait and request ends with it. */
+export class CallDeadlineError extends LeadError {
+  constructor() {
+    super(
+      `this call was stopped after ${CALL_DEADLINE_SEC} s, before the host gives up on it: the API was too slow, not answering, or rate-limiting`,
+      {
+        exitCode: ExitCode.unavailable,
+        hint: 'Nothing more is sent for it. Try once more later, or tell the user. A search sent before the stop may have spent a live search (it is counted).',
+      },
+    );
+  }
 }
 
 // The per-session request budget of `leadctl mcp --max-requests`: a model in a loop can spend a day's

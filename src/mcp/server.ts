@@ -4,8 +4,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UsageError } from '../api/errors.js';
 import { VERSION } from '../version.js';
+import { CALL_DEADLINE_SEC } from './defaults.js';
 import type { ToolCall, ToolDeps } from './deps.js';
-import { progressReporter } from './deps.js';
+import { CallDeadlineError, progressReporter } from './deps.js';
 import { runListTool, runUsageTool } from './list-tools.js';
 import { MAX_SAVED_LEADS, runFindSavedTool } from './saved-leads.js';
 import {
@@ -27,13 +28,23 @@ import {
 import { runSearchTool } from './search-tool.js';
 import { DATA_BEGIN, errorResult, refusalResult, type ToolResult } from './tool-result.js';
 
+export interface Limits {
+  maxRequests: number;
+  maxSearches: number;
+  maxSearchesPerDay: number;
+}
+
+/** The session the tools run on, or the lines every call answers when leadctl is not set up. */
+export type OpenedTools = ({ deps: ToolDeps } | { notReady: string[] }) & { close(): Promise<void> };
+
 export interface ServerSetup {
   tools: ReadonlySet<ToolName>;
-  /** The session's tools run on; undefined when leadctl is not configured (then `notReady` says why). */
-  deps: ToolDeps | undefined;
-  notReady: string[];
+  /** Opens the session at the first call (serve.ts); later calls get the same one. */
+  open: () => Promise<OpenedTools>;
   /** Said in the instructions, whether or not the session is ready. */
-  limits: { maxRequests: number; maxSearches: number; maxSearchesPerDay: number };
+  limits: Limits;
+  /** Live searches need the user's yes (all but --no-confirm). */
+  confirm: boolean;
   /** Calls still running, for a shutdown that waits for them (and their ledger writes). */
   running: Set<Promise<unknown>>;
 }
@@ -47,29 +58,64 @@ const LIST_USAGE =
   `With max_items (at most ${MAX_ITEMS_CAP}) or since, it pages through the list from \`page\` on and ` +
   `returns up to max_items items (${MAX_ITEMS_CAP} when only since is given). Each page is one API request.`;
 
+const CONFIRM =
+  "Each live search needs the user's yes: the host asks the user where it can; otherwise the call returns a quote (cost, what is left, a confirm token) and sends nothing, and the search runs when the tool is called again with the same arguments and that confirm token, which you pass only after the user agreed.";
+
 const CUT =
   'An answer too large for a context window is cut: it says truncated: true and gives a next_page token to pass back, with the same arguments, for the rest (no request).';
 
 export function createLeadServer(setup: ServerSetup, stop: AbortSignal): McpServer {
-  const { deps, limits, tools } = setup;
-  const server = new McpServer({ name: 'leadctl', version: VERSION }, { instructions: instructions(setup) });
+  const { limits, tools } = setup;
+  const server = new McpServer(
+    { name: 'leadctl', version: VERSION },
+    {
+      instructions: instructions(setup),
+      // The SDK checks an elicitation answer against its form with ajv, which the build leaves out
+      // (scripts/build-plugins.mjs): leadctl's form asks nothing but yes or no.
+      jsonSchemaValidator: {
+        getValidator: () => (data) => ({ valid: true, data: data as never, errorMessage: undefined }),
+      },
+    },
+  );
+  /** A yes-or-no question to the user through the host, if it supports form elicitation. */
+  const ask = async (message: string, signal: AbortSignal) => {
+    const answer = await server.server.elicitInput(
+      { message, requestedSchema: { type: 'object', properties: {} } },
+      { signal },
+    );
+    return answer.action;
+  };
 
-  /** Runs a tool, turning every failure into an isError result; aborts with the session or the call. */
+  /**
+   * Runs a tool, turning every failure into an isError result; aborts with the session, the call or
+   * the deadline (CALL_DEADLINE_SEC), whichever comes first.
+   */
   const guarded =
     <A>(sends: boolean, run: (args: A, deps: ToolDeps, call: ToolCall) => Promise<ToolResult>) =>
     async (args: A, extra: Parameters<typeof progressReporter>[0] & { signal: AbortSignal }) => {
-      if (!deps) return refusalResult(setup.notReady);
-      const paused = sends ? deps.pause.refusal(deps.searches.rulesText()) : undefined;
-      if (paused) return refusalResult(paused);
-      const call = { signal: AbortSignal.any([stop, extra.signal]), progress: progressReporter(extra) };
       const running = (async (): Promise<ToolResult> => {
+        const opened = await setup.open();
+        if ('notReady' in opened) return refusalResult(opened.notReady);
+        const { deps } = opened;
+        const paused = sends ? deps.pause.refusal(deps.searches.rulesText()) : undefined;
+        if (paused) return refusalResult(paused);
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallDeadlineError()), CALL_DEADLINE_SEC * 1000);
+        const signal = AbortSignal.any([stop, extra.signal, deadline.signal]);
+        const call: ToolCall = {
+          signal,
+          progress: progressReporter(extra),
+          ...(server.server.getClientCapabilities()?.elicitation?.form
+            ? { ask: (message: string) => ask(message, signal) }
+            : {}),
+        };
         try {
           return await run(args, deps, call);
         } catch (error) {
           deps.pause.note(error);
           return errorResult(error, deps.failure);
         } finally {
-          // After every call, not at exit: a host that kills the server loses nothing.
+          clearTimeout(timer);
           await deps.usage.flush();
         }
       })();
@@ -92,7 +138,7 @@ export function createLeadServer(setup: ServerSetup, stop: AbortSignal): McpServ
           "the server cannot answer from its cache also spends one live search from the plan's monthly allowance, " +
           `and this server allows at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day: ` +
           "don't repeat a search needlessly. With exclude_saved: true, businesses the account already saved are left out " +
-          `(the way to find new leads in one call). Results are not saved as leads. ${CUT} ${UNTRUSTED}`,
+          `(the way to find new leads in one call). Results are not saved as leads. ${setup.confirm ? `${CONFIRM} ` : ''}${CUT} ${UNTRUSTED}`,
         inputSchema: searchInput,
         outputSchema: searchOutput,
         // Not read-only and not idempotent: every call may spend a live search and adds a history entry.
@@ -173,11 +219,11 @@ export function createLeadServer(setup: ServerSetup, stop: AbortSignal): McpServ
   return server;
 }
 
-function instructions({ tools, limits }: ServerSetup): string {
+function instructions({ tools, limits, confirm }: ServerSetup): string {
   const parts = [
     `Access to the user's Lead Data API account through leadctl: ${[...tools].join(', ')}.`,
     tools.has('search_businesses')
-      ? `Each search may spend a live search from the plan's monthly allowance; this server sends at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day (set by the user), and refuses more, sending nothing.`
+      ? `Each search may spend a live search from the plan's monthly allowance; this server sends at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day (set by the user), and refuses more, sending nothing.${confirm ? ` ${CONFIRM}` : ''}`
       : 'This session is read-only: it cannot search for new businesses.',
     `Every call that reaches the API spends requests from the account's daily quota; this session may send at most ${limits.maxRequests} requests. The usage tool says what is left, free.`,
     tools.has('search_businesses') && tools.has('find_saved_leads')
@@ -201,9 +247,6 @@ export const TOOL_NAMES = [
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** The tools that send no request that spends a live search. */
-export const SPENDS_SEARCHES: ReadonlySet<ToolName> = new Set(['search_businesses']);
 
 export function selectTools(options: { readOnly?: boolean; tools?: string }): Set<ToolName> {
   let selected = new Set<ToolName>(TOOL_NAMES);

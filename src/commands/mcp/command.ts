@@ -4,6 +4,7 @@
 import { Help, type Option } from '@commander-js/extra-typings';
 import { LeadError } from '../../api/errors.js';
 import {
+  CALL_DEADLINE_SEC,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_MAX_SEARCHES,
   DEFAULT_MAX_SEARCHES_PER_DAY,
@@ -47,6 +48,10 @@ function mcpOptions(program: Program) {
       )
       .option('--read-only', 'serve no search_businesses: the session cannot spend live searches')
       .option(
+        '--no-confirm',
+        "run live searches without the user's yes (by default each one is asked for; --max-searches still caps them)",
+      )
+      .option(
         '--tools <a,b>',
         'serve only these tools: search_businesses, find_saved_leads, list_leads, list_search_history, usage',
       )
@@ -62,12 +67,15 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
       'after',
       '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
         'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
-        'structured content. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n' +
+        "structured content. A live search needs the user's yes: asked through the host where it can\n" +
+        '(elicitation), else the first call returns a quote with a one-time token. Every call answers\n' +
+        `within ${CALL_DEADLINE_SEC} s. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n` +
         'a longer one pauses every tool that sends requests until the reset time.\n' +
         examples([
           'leadctl mcp --sandbox',
           'leadctl mcp --profile work --max-requests 200 --max-searches 20',
           'leadctl mcp --read-only',
+          'leadctl mcp --no-confirm --max-searches 5',
           'leadctl mcp --tools search_businesses,find_saved_leads,usage',
           'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
         ]),
