@@ -83,7 +83,7 @@ _leadctl_options() {
     'leadctl sync:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --db -h --help ;;
     'leadctl usage:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --json -h --help ;;
     'leadctl api:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -X --method -F --field -f --raw-field --paginate -h --help ;;
-    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --max-requests --max-searches --max-searches-per-day --read-only --tools -h --help ;;
+    'leadctl mcp:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --max-requests --max-searches --max-searches-per-day --read-only --no-confirm --tools -h --help ;;
     'leadctl help:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl help environment:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl help exit-codes:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;

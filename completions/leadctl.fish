@@ -302,6 +302,7 @@ complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l max-requests -x -d 'm
 complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l max-searches -x -d 'most searches this session may send (default: 10)'
 complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l max-searches-per-day -x -d 'most searches per UTC day for the profile and server, across sessions, counted in the usage ledger (default: 50)'
 complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l read-only -d 'serve no search_businesses: the session cannot spend live searches'
+complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l no-confirm -d 'run live searches without the user\'s yes (by default each one is asked for; --max-searches still caps them)'
 complete -c leadctl -n '__leadctl_within "leadctl mcp"' -l tools -x -d 'serve only these tools: search_businesses, find_saved_leads, list_leads, list_search_history, usage'
 # leadctl help
 complete -c leadctl -n '__leadctl_argument_at "leadctl help" 0' -a environment -d 'environment variables, their flags and config keys, and which wins'
