@@ -7,9 +7,10 @@ import { formatCount } from '../ui/ui.js';
 import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import { type Part, projectFields } from './continuations.js';
-import { CallDeadlineError, type ToolCall, type ToolDeps } from './deps.js';
-import { describeFailure } from './failure-text.js';
-import { type ListInput, MAX_ITEMS_CAP } from './schemas.js';
+import { MAX_ITEMS_CAP } from './defaults.js';
+import type { ToolCall, ToolDeps } from './deps.js';
+import { CallDeadlineError, describeFailure } from './failure-text.js';
+import type { ListInput } from './schemas.js';
 import { errorResult, successResult, type ToolResult } from './tool-result.js';
 
 type Resource = 'leads' | 'history';

@@ -2,13 +2,14 @@
 // Inputs are strict, so a misspelt argument is refused with its name instead of silently ignored, and
 // every bound is checked before any request. Outputs describe the fields without fixing their types:
 // the spec leaves types and nullability open and the client keeps whatever a server sends.
+
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from '../api/schemas.js';
 import { PLAN_NAMES } from '../config/keys.js';
 import { RESOURCES } from '../resources.js';
-
-/** The most items one list call returns: enough to work with, small enough for a model's context. */
-export const MAX_ITEMS_CAP = 500;
+import { MAX_ITEMS_CAP } from './defaults.js';
+import type { ToolName } from './server.js';
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -296,3 +297,26 @@ export const usageOutput = z.object({
     rateLimitedUntil: z.string().optional().describe('while set, tools that send requests refuse at once'),
   }),
 });
+
+/** Each tool's arguments and answer. */
+export const TOOL_SCHEMAS: Record<ToolName, { input: z.ZodType; output: z.ZodType }> = {
+  search_businesses: { input: searchInput, output: searchOutput },
+  find_saved_leads: { input: findSavedInput, output: findSavedOutput },
+  list_leads: { input: leadsListInput, output: leadsOutput },
+  list_search_history: { input: historyListInput, output: historyOutput },
+  usage: { input: usageInput, output: usageOutput },
+};
+
+/** The JSON Schemas tools/list gives, as the MCP SDK writes them; scripts/build.mjs calls this once. */
+export function toolJsonSchemas() {
+  const json = (schema: z.ZodType, io: 'input' | 'output') =>
+    z.toJSONSchema(schema, { target: 'draft-7', io }) as { type: 'object'; [key: string]: unknown };
+  const entries = Object.entries(TOOL_SCHEMAS).map(([name, { input, output }]) => [
+    name,
+    { inputSchema: json(input, 'input'), outputSchema: json(output, 'output') },
+  ]);
+  return Object.fromEntries(entries) as Record<
+    ToolName,
+    { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] }
+  >;
+}

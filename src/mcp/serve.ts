@@ -6,26 +6,17 @@
 // HTTP client, --sandbox) opens at the first tool call, so a host that starts the server and never
 // calls it loads none of that. A setup mistake (a bad --tools, an unknown profile, no key) does not
 // stop the server: every call answers with it, where a server that exits shows only "connection closed".
-import path from 'node:path';
+// This is the entry of dist/mcp-server.js, a bundle of its own (scripts/build.mjs): the MCP SDK brings
+// classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
+// load ~600 KB more into every request-making command.
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
 import type { CommandContext } from '../session.js';
-import { createUi, formatCount, type Ui } from '../ui/ui.js';
-import { AnswerTrackingTransport, Continuations } from './continuations.js';
-import {
-  DEFAULT_MAX_REQUESTS,
-  DEFAULT_MAX_SEARCHES,
-  DEFAULT_MAX_SEARCHES_PER_DAY,
-  MCP_MAX_WAIT_SEC,
-} from './defaults.js';
-import { RequestBudget, type ToolDeps } from './deps.js';
-import { pauseKey, RateLimitPause } from './rate-limit-pause.js';
-import { SavedLeads } from './saved-leads.js';
-import { SearchGate } from './search-tool.js';
+import { createUi, formatCount } from '../ui/ui.js';
+import { AnswerTrackingTransport } from './continuations.js';
+import { DEFAULT_MAX_REQUESTS, DEFAULT_MAX_SEARCHES, DEFAULT_MAX_SEARCHES_PER_DAY } from './defaults.js';
 import { createLeadServer, type Limits, type OpenedTools, selectTools } from './server.js';
-import { SpendConfirmation } from './spend-confirmation.js';
-import { type KeyMasker, keyMasker } from './tool-result.js';
 
 /** What the server reads of `leadctl mcp`'s options (commands/mcp/command.ts defines and parses them). */
 export interface McpServeOptions {
@@ -57,18 +48,18 @@ export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promi
   } catch (error) {
     if (!(error instanceof LeadError)) throw error;
     setupError = error;
+    ui.warn(`mcp: ${error.message}; serving anyway, every tool call answers with this error`);
   }
   const confirm = flags.confirm !== false;
   let opened: Promise<OpenedTools> | undefined;
   const open = () => {
-    opened ??= openTools(setupError, limits, confirm, ctx, ui);
+    opened ??= import('./deps.js').then((tools) => tools.openTools(setupError, limits, confirm, ctx, ui));
     return opened;
   };
-  if (setupError) await open();
   const running = new Set<Promise<unknown>>();
-  const server = createLeadServer({ tools, open, limits, confirm, running }, ctx.signal);
+  const server = createLeadServer({ tools, open, limits, confirm, running, stop: ctx.signal });
   // Malformed input lines and the like: a log line for whoever reads the client's server log.
-  server.server.onerror = (error) => ui.warn(`mcp: ${error.message}`);
+  server.onerror = (error) => ui.warn(`mcp: ${error.message}`);
   const stdin = ctx.io.stdin as Readable;
   const transport = new AnswerTrackingTransport(
     new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable),
@@ -87,74 +78,6 @@ export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promi
   } finally {
     if (opened) await (await opened).close();
   }
-}
-
-/** The session every tool runs on; or, when leadctl is not set up, the lines every call answers. */
-async function openTools(
-  setupError: LeadError | undefined,
-  limits: Limits,
-  confirm: boolean,
-  ctx: CommandContext,
-  ui: Ui,
-): Promise<OpenedTools> {
-  if (setupError) return notReady(setupError, keyMasker(), ui);
-  // Loaded here, not at start: the HTTP client, the usage recorder and the sandbox come with it.
-  const { connect, rejectedKeyHint, resolveTarget } = await import('../session.js');
-  const budget = new RequestBudget(limits.maxRequests);
-  const globals = { ...ctx.globals, maxWait: ctx.globals.maxWait ?? String(MCP_MAX_WAIT_SEC) };
-  let target: Awaited<ReturnType<typeof resolveTarget>> | undefined;
-  try {
-    target = await resolveTarget({ ...ctx, globals });
-    let searches: SearchGate | undefined;
-    let flushed = Promise.resolve();
-    // The ledger is written after every attempt, in order, not at the end of a call: a host that
-    // kills the server (SIGKILL) loses no count of what the API answered.
-    const flush = () => {
-      flushed = flushed.then(() => session.usage.flush());
-      return flushed;
-    };
-    const session = connect(target, {
-      beforeAttempt: budget.beforeAttempt,
-      onAttempt: (event) => {
-        searches?.onAttempt(event);
-        void flush();
-      },
-    });
-    const usage = { ...session.usage, flush };
-    searches = new SearchGate({ perSession: limits.maxSearches, perDay: limits.maxSearchesPerDay }, usage);
-    const mask = keyMasker(target.apiKey);
-    const deps: ToolDeps = {
-      client: session.client,
-      budget,
-      searches,
-      pause: new RateLimitPause({
-        file: path.join(path.dirname(usage.file), 'mcp-rate-limit.json'),
-        key: pauseKey(usage.key, String(target.apiKey)),
-      }),
-      usage,
-      continuations: new Continuations(),
-      savedLeads: new SavedLeads(session.client),
-      confirmation: new SpendConfirmation(confirm),
-      mask,
-      failure: { mask, rejectedKeyHint: rejectedKeyHint(target.apiKeySource, target.settings.profile) },
-    };
-    return { deps, close: () => session.close() };
-  } catch (error) {
-    if (!(error instanceof LeadError)) throw error;
-    await target?.close();
-    return notReady(error, keyMasker(target?.apiKey), ui);
-  }
-}
-
-function notReady(error: LeadError, mask: KeyMasker, ui: Ui): OpenedTools {
-  ui.warn(`mcp: ${error.message}; serving anyway, every tool call answers with this error`);
-  return {
-    notReady: [
-      `leadctl: ${mask(error.message)}, so no tool can reach the API.`,
-      `The user has to set this up and restart the MCP server: ${mask(error.hint ?? '')}. Tell the user; calling again will not help.`,
-    ],
-    close: async () => {},
-  };
 }
 
 /** Resolves when stdin ends (or fails) or the signal aborts. */

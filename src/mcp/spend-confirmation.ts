@@ -8,8 +8,9 @@
 import { UsageError } from '../api/errors.js';
 import { formatCount } from '../ui/ui.js';
 import { planLabel, strictestDailyLimit, strictestMonthlySearches, usageTotals } from '../usage/report.js';
-import { CallDeadlineError, type ToolCall, type ToolDeps } from './deps.js';
-import { MAX_SAVED_LEADS } from './saved-leads.js';
+import { MAX_SAVED_LEADS } from './defaults.js';
+import type { ToolCall, ToolDeps } from './deps.js';
+import { CallDeadlineError } from './failure-text.js';
 import type { SearchInput } from './schemas.js';
 import { refusalResult, successResult, type ToolResult } from './tool-result.js';
 

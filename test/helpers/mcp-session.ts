@@ -21,6 +21,11 @@ export const DATA_END = '</untrusted-data>';
 export interface McpProcess {
   client: SdkClient;
   stderr(): string;
+  /**
+   * Every message the server wrote, as it arrived. (The SDK client drops a progress notification that
+   * arrives in the same read as its call's answer: the wire is what the server sent.)
+   */
+  received: JSONRPCMessage[];
   /** SIGKILL, as a host that gives up on the server may send; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Closes stdin, as a host does when it is done, and resolves with how the process ended. */
@@ -32,12 +37,14 @@ class ProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #buffer = new ReadBuffer();
+  readonly received: JSONRPCMessage[] = [];
   constructor(readonly process: ReturnType<typeof spawnCli>) {}
 
   async start(): Promise<void> {
     this.process.stdout?.on('data', (chunk: Buffer) => {
       this.#buffer.append(chunk);
       for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) {
+        this.received.push(message);
         this.onmessage?.(message);
       }
     });
@@ -87,6 +94,7 @@ export async function startMcp(
   return {
     client,
     stderr: () => stderr,
+    received: transport.received,
     kill: async () => {
       child.kill('SIGKILL');
       await child;

@@ -1,8 +1,7 @@
 // `leadctl mcp`: a Model Context Protocol server on stdio for AI assistants. The definition imports
-// only commander and the server's defaults; the server is a bundle of its own (src/mcp/entry.ts says
+// only commander and the server's defaults; the server is a bundle of its own (src/mcp/serve.ts says
 // why), loaded when the action runs, so no other command pays for the SDK.
 import { Help, type Option } from '@commander-js/extra-typings';
-import { LeadError } from '../../api/errors.js';
 import {
   CALL_DEADLINE_SEC,
   DEFAULT_MAX_REQUESTS,
@@ -10,7 +9,7 @@ import {
   DEFAULT_MAX_SEARCHES_PER_DAY,
   MCP_MAX_WAIT_SEC,
 } from '../../mcp/defaults.js';
-import type { runMcpCommand } from '../../mcp/entry.js';
+import type { runMcp } from '../../mcp/serve.js';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { integerIn, type OptionsOf } from '../options.js';
@@ -83,12 +82,9 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
     .action(async (flags, self) => {
       // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
       // not bundled here.
-      const server: { runMcpCommand: typeof runMcpCommand } = await import(
+      const server: { runMcp: typeof runMcp } = await import(
         String(new URL('./mcp-server.js', import.meta.url))
       );
-      const failure = await server.runMcpCommand(flags, contextFor(self));
-      if (failure) {
-        throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
-      }
+      await server.runMcp(flags, contextFor(self));
     });
 }
