@@ -11,13 +11,10 @@ import { RESOURCES } from '../resources.js';
 import { MAX_ITEMS_CAP } from './defaults.js';
 import type { ToolName } from './server.js';
 
-const wholeNumber = (min: number, max: number) =>
-  z
-    .int({ error: `expected a whole number from ${min} to ${max}` })
-    .min(min, {
-      error: `expected a whole number from ${min} to ${max}`,
-    })
-    .max(max, { error: `expected a whole number from ${min} to ${max}` });
+const wholeNumber = (min: number, max: number) => {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
 
 const text = (what: string) =>
   z

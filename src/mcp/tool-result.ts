@@ -84,11 +84,6 @@ function escapedJson(data: unknown): string {
   );
 }
 
-/** The length of the data as the block carries it: what a result's size cap measures. */
-export function jsonLength(data: unknown): number {
-  return JSON.stringify(data).length;
-}
-
 /** Each line with its control characters shown as \xNN, so no escape sequence survives; the key masked. */
 export function safeText(text: string, mask: KeyMasker): string {
   return text
