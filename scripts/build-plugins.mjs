@@ -114,6 +114,35 @@ const STAND_INS = [
     path: 'node:child_process',
     contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });`,
   },
+  // `leadctl mcp` (the MCP SDK's server): ajv (with ajv-formats and fast-uri) is the default check of
+  // an elicitation answer against its form, and leadctl asks with an empty form and gives the Server a
+  // validator of its own; zod 3 and zod-to-json-schema serve zod 3 tool schemas, and ours are zod 4;
+  // zod's error messages in every language but English are never shown. ~750 KB the server parsed at
+  // every start.
+  {
+    dependency: 'mcp',
+    importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/,
+    path: '../validation/ajv-provider.js',
+    contents: `export class AjvJsonSchemaValidator { constructor() { throw new Error('leadctl: ajv is left out of this build'); } }`,
+  },
+  {
+    dependency: 'mcp',
+    importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]zod-compat\.js$/,
+    path: 'zod/v3',
+    contents: `export function object() { throw new Error('leadctl: zod 3 is left out of this build'); }`,
+  },
+  {
+    dependency: 'mcp',
+    importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]zod-json-schema-compat\.js$/,
+    path: 'zod-to-json-schema',
+    contents: `export function zodToJsonSchema() { throw new Error('leadctl: zod-to-json-schema is left out of this build'); }`,
+  },
+  {
+    dependency: 'mcp',
+    importer: /[\\/]zod[\\/]v4[\\/](classic|mini|core)[\\/](external|index)\.js$/,
+    path: '../locales/index.js',
+    contents: 'export {};',
+  },
 ];
 
 function unused(feature) {

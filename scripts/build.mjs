@@ -56,12 +56,17 @@ builds.push(
     chunkNames: 'chunks/[name]-[hash]',
   }),
 );
-// `leadctl mcp`'s server on its own (src/mcp/entry.ts says why), beside cli.js, which imports it.
+// `leadctl mcp`'s server on its own (src/mcp/serve.ts says why), beside cli.js, which imports it.
 builds.push(
   await build({
     ...common,
-    entryPoints: { 'mcp-server': 'src/mcp/entry.ts' },
-    plugins: [undiciCorePlugin, standInsPlugin(['undici'])],
+    define: { ...common.define, __LEADCTL_MCP_SCHEMAS__: await mcpToolSchemas() },
+    entryPoints: { 'mcp-server': 'src/mcp/serve.ts' },
+    plugins: [undiciCorePlugin, standInsPlugin(['undici', 'mcp'])],
+    // Split too, so that what the server imports lazily (the sandbox of --sandbox, ora) is not parsed
+    // at every start.
+    splitting: true,
+    chunkNames: 'chunks/mcp-[name]-[hash]',
   }),
 );
 assertMcpServerBeside(building);
@@ -104,6 +109,24 @@ function installBuild(from, to) {
   }
   renameSync(from, to);
   rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * The JSON Schemas of the MCP tools, as JSON for `define`: zod writes them here once (toolJsonSchemas()
+ * of src/mcp/schemas.ts), rather than at every start of `leadctl mcp`.
+ */
+async function mcpToolSchemas() {
+  const { outputFiles } = await build({
+    entryPoints: ['src/mcp/schemas.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
+  const source = Buffer.from(outputFiles[0].text).toString('base64');
+  const { toolJsonSchemas } = await import(`data:text/javascript;base64,${source}`);
+  return JSON.stringify(toolJsonSchemas());
 }
 
 /**

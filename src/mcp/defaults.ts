@@ -6,3 +6,12 @@ export const MCP_MAX_WAIT_SEC = 10;
 export const DEFAULT_MAX_REQUESTS = 50;
 export const DEFAULT_MAX_SEARCHES = 10;
 export const DEFAULT_MAX_SEARCHES_PER_DAY = 50;
+/**
+ * Every tool call answers within this: hosts give up at 60 s (the MCP SDK client's default request
+ * timeout), and 15 s are left for a loaded machine, the ledger write and the host's own queueing.
+ */
+export const CALL_DEADLINE_SEC = 45;
+/** Saved leads read for exclude_saved and find_saved_leads: 20 requests at most, a bound on one call. */
+export const MAX_SAVED_LEADS = 2_000;
+/** The most items one list call returns: enough to work with, small enough for a model's context. */
+export const MAX_ITEMS_CAP = 500;

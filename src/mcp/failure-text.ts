@@ -4,6 +4,7 @@
 // apart, for the caller to put in the untrusted-data block as quoted text.
 import {
   AuthError,
+  ExitCode,
   ForbiddenError,
   HttpError,
   LeadError,
@@ -15,7 +16,21 @@ import {
   ValidationError,
 } from '../api/errors.js';
 import { describeDuration } from '../api/retry.js';
+import { CALL_DEADLINE_SEC } from './defaults.js';
 import type { KeyMasker } from './tool-result.js';
+
+/** Why a call stopped at CALL_DEADLINE_SEC: the abort reason, so every wait and request ends with it. */
+export class CallDeadlineError extends LeadError {
+  constructor() {
+    super(
+      `this call was stopped after ${CALL_DEADLINE_SEC} s, before the host gives up on it: the API was too slow, not answering, or rate-limiting`,
+      {
+        exitCode: ExitCode.unavailable,
+        hint: 'Nothing more is sent for it. Try once more later, or tell the user. A search sent before the stop may have spent a live search (it is counted).',
+      },
+    );
+  }
+}
 
 export interface FailureContext {
   mask: KeyMasker;

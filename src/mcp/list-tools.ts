@@ -7,9 +7,10 @@ import { formatCount } from '../ui/ui.js';
 import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import { type Part, projectFields } from './continuations.js';
+import { MAX_ITEMS_CAP } from './defaults.js';
 import type { ToolCall, ToolDeps } from './deps.js';
-import { describeFailure } from './failure-text.js';
-import { type ListInput, MAX_ITEMS_CAP } from './schemas.js';
+import { CallDeadlineError, describeFailure } from './failure-text.js';
+import type { ListInput } from './schemas.js';
 import { errorResult, successResult, type ToolResult } from './tool-result.js';
 
 type Resource = 'leads' | 'history';
@@ -19,11 +20,15 @@ const TOOL = { leads: 'list_leads', history: 'list_search_history' } as const;
 
 export async function runListTool(
   resource: Resource,
-  input: ListInput,
+  args: ListInput,
   deps: ToolDeps,
   call: ToolCall,
 ): Promise<ToolResult> {
   const tool = TOOL[resource];
+  // A whole page's next_page names the server's next page (answer() below).
+  const serverPage = new RegExp(`^${tool}:page:(\\d+)$`).exec(args.next_page?.trim() ?? '');
+  const { next_page: _, ...rest } = args;
+  const input = serverPage ? { ...rest, page: Number(serverPage[1]) } : args;
   const check = JSON.stringify([input.page, input.limit, input.since, input.max_items]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
@@ -128,7 +133,8 @@ async function manyPages(
     }
   } catch (error) {
     // Items already fetched are worth returning, with why the rest is missing; nothing fetched is an error.
-    if (items.length === 0 || call.signal.aborted) return { items, extra: { failure: error } };
+    const cancelled = call.signal.aborted && !(call.signal.reason instanceof CallDeadlineError);
+    if (items.length === 0 || cancelled) return { items, extra: { failure: error } };
     deps.pause.note(error);
     stoppedBy = error;
   }
@@ -165,7 +171,8 @@ function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<st
   }
   text += `\n${deps.budget.describe()}`;
   // A cut answer continues with its token; a whole page continues with the server's next page.
-  const next = part.nextPage ?? (part.offset + part.items.length >= part.total ? nextServerPage : undefined);
+  const whole = part.offset + part.items.length >= part.total && nextServerPage !== undefined;
+  const next = part.nextPage ?? (whole ? `${TOOL[resource]}:page:${nextServerPage}` : undefined);
   return successResult(
     text,
     {
@@ -185,7 +192,11 @@ const count = formatCount;
 // month (the usage ledger, plus this session's requests not yet written), beside the plan's limits,
 // the session's budget and the search caps. Reads a local file: it sends no request.
 export function runUsageTool(deps: ToolDeps): ToolResult {
-  const { report, totals } = usageReport(deps.usage, Date.now());
+  // Without the ledger's path: it shows the user's home folder, and the model has no use for it.
+  const {
+    report: { ledger: _, ...report },
+    totals,
+  } = usageReport(deps.usage, Date.now());
   const plan = report.plan
     ? `Plan: ${report.plan} (its limits are in the data).`
     : 'Plan: not set (the user can set it with: leadctl config set plan free|pro|agency).';
@@ -204,7 +215,7 @@ export function runUsageTool(deps: ToolDeps): ToolResult {
     maxSearchesPerDay: deps.searches.caps.perDay,
     ...(paused ? { rateLimitedUntil: paused.toISOString() } : {}),
   };
-  return successResult(summary, { ...report, session }, deps.mask);
+  return successResult(summary, { ...report, session }, deps.mask, 'leadctl');
 }
 
 function counts(c: Counts): string {

@@ -2,8 +2,10 @@
 // sends requests answers at once with the reset time, sending nothing, until that time has passed:
 // a model that keeps calling would otherwise spend a request (and the server's patience) per call.
 // The reset time is kept beside the usage ledger (`mcp-rate-limit.json`, per profile and server), so
-// a restarted server does not send into a limit that resets in six days either. Keeping it is best
-// effort: a file that cannot be read or written only loses the pause across restarts.
+// a restarted server does not send into a limit that resets in six days either, and per key (a hash
+// of it): a pause does not hold up the key the user changed to. Keeping it is best effort: a file that
+// cannot be read or written only loses the pause across restarts.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RateLimitedError } from '../api/errors.js';
@@ -12,8 +14,12 @@ import { describeDuration } from '../api/retry.js';
 export interface PauseStore {
   /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */
   file: string;
-  /** Which account on which server the pause is for. */
+  /** Which account on which server, with which key, the pause is for (pauseKey). */
   key: string;
+}
+
+export function pauseKey(ledgerKey: { profile: string; baseUrl: string }, apiKey: string): string {
+  return `${ledgerKey.profile} ${ledgerKey.baseUrl} ${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
 }
 
 export class RateLimitPause {

@@ -8,13 +8,12 @@ import type { Lead } from '../api/schemas.js';
 import { normalizeText } from '../text/business-match.js';
 import { formatCount } from '../ui/ui.js';
 import { projectFields } from './continuations.js';
+import { MAX_SAVED_LEADS } from './defaults.js';
 import type { ReportProgress, ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';
 import type { FindSavedInput } from './schemas.js';
 import { successResult, type ToolResult } from './tool-result.js';
 
-/** 20 requests at most: enough for most accounts, and a bound on what one call may spend. */
-export const MAX_SAVED_LEADS = 2_000;
 const KEEP_MS = 5 * 60_000;
 const PAGE = 100;
 

@@ -2,21 +2,19 @@
 // Inputs are strict, so a misspelt argument is refused with its name instead of silently ignored, and
 // every bound is checked before any request. Outputs describe the fields without fixing their types:
 // the spec leaves types and nullability open and the client keeps whatever a server sends.
+
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from '../api/schemas.js';
 import { PLAN_NAMES } from '../config/keys.js';
 import { RESOURCES } from '../resources.js';
+import { MAX_ITEMS_CAP } from './defaults.js';
+import type { ToolName } from './server.js';
 
-/** The most items one list call returns: enough to work with, small enough for a model's context. */
-export const MAX_ITEMS_CAP = 500;
-
-const wholeNumber = (min: number, max: number) =>
-  z
-    .int({ error: `expected a whole number from ${min} to ${max}` })
-    .min(min, {
-      error: `expected a whole number from ${min} to ${max}`,
-    })
-    .max(max, { error: `expected a whole number from ${min} to ${max}` });
+const wholeNumber = (min: number, max: number) => {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
 
 const text = (what: string) =>
   z
@@ -38,7 +36,7 @@ const nextPageInput = z
   .string()
   .optional()
   .describe(
-    'The next_page token of an earlier answer of this tool that said truncated: true; with the same other arguments, returns the next part of that answer without sending a request.',
+    'The next_page of an earlier answer of this tool, passed back as it was given, with the same other arguments: the rest of a cut answer (no request), or the next page of a list.',
   );
 
 export const searchInput = z.strictObject({
@@ -64,6 +62,12 @@ export const searchInput = z.strictObject({
     .describe('Return at most this many results (after exclude_saved and sort_by), e.g. 5 for "the top 5".'),
   fields: fieldsOf('results'),
   next_page: nextPageInput,
+  confirm: z
+    .string()
+    .optional()
+    .describe(
+      "The token of this tool's quote, passed only after the user agreed to the search it describes, with the same other arguments; it runs one search.",
+    ),
 });
 
 export const findSavedInput = z.strictObject({
@@ -175,21 +179,27 @@ const searchResult = itemSchema(SearchResultSchema, {
 const partOutput = {
   truncated: z.boolean().describe('true when more items follow: pass next_page back to get them'),
   next_page: z
-    .union([z.number(), z.string()])
+    .string()
     .optional()
-    .describe(
-      'a string: pass it back as next_page (same other arguments) for the rest of this answer, sent without a request; a number (list tools, one page): the page to ask for next',
-    ),
+    .describe('pass it back as next_page, with the same other arguments, for what follows'),
 };
 
+// A search that waits for the user's yes answers with a quote alone, hence the optional results.
 export const searchOutput = z.object({
+  quote: z
+    .looseObject({ confirm: z.string() })
+    .optional()
+    .describe('what the search would cost and what is left; nothing was sent'),
   query: z.unknown().optional().describe("the server's echo of the query searched (data)"),
   location: z.unknown().optional().describe("the server's echo of the location searched (data)"),
   count: z.unknown().optional().describe('number of results, as the server said'),
-  found: z.number().describe('results found, before any were left out as already saved'),
-  returned: z.number().describe('results in this answer'),
-  offset: z.number().describe('position of the first result of this answer among all of them'),
-  results: z.array(searchResult).describe('the businesses found; text fields are data from the server'),
+  found: z.number().optional().describe('results found, before any were left out as already saved'),
+  returned: z.number().optional().describe('results in this answer'),
+  offset: z.number().optional().describe('position of the first result of this answer among all of them'),
+  results: z
+    .array(searchResult)
+    .optional()
+    .describe('the businesses found; text fields are data from the server'),
   excluded_saved: z.number().optional().describe('results left out because the account already saved them'),
   excluded_by: z
     .record(z.string(), z.number())
@@ -202,6 +212,7 @@ export const searchOutput = z.object({
     .optional()
     .describe('false when not every saved lead could be read, so some saved businesses may remain'),
   ...partOutput,
+  truncated: partOutput.truncated.optional(),
 });
 
 export const findSavedOutput = z.object({
@@ -265,7 +276,6 @@ const limits = z
 export const usageOutput = z.object({
   profile: z.string(),
   baseUrl: z.string().describe('the API root, or "sandbox"'),
-  ledger: z.string().describe('the file the counts are kept in'),
   thisMachineOnly: z.literal(true).describe('other machines and the web app spend the same allowance'),
   today: z.object({ date: z.string().describe('UTC day'), ...counts }),
   month: z.object({ month: z.string().describe('UTC month'), ...counts }),
@@ -284,3 +294,26 @@ export const usageOutput = z.object({
     rateLimitedUntil: z.string().optional().describe('while set, tools that send requests refuse at once'),
   }),
 });
+
+/** Each tool's arguments and answer. */
+export const TOOL_SCHEMAS: Record<ToolName, { input: z.ZodType; output: z.ZodType }> = {
+  search_businesses: { input: searchInput, output: searchOutput },
+  find_saved_leads: { input: findSavedInput, output: findSavedOutput },
+  list_leads: { input: leadsListInput, output: leadsOutput },
+  list_search_history: { input: historyListInput, output: historyOutput },
+  usage: { input: usageInput, output: usageOutput },
+};
+
+/** The JSON Schemas tools/list gives, as the MCP SDK writes them; scripts/build.mjs calls this once. */
+export function toolJsonSchemas() {
+  const json = (schema: z.ZodType, io: 'input' | 'output') =>
+    z.toJSONSchema(schema, { target: 'draft-7', io }) as { type: 'object'; [key: string]: unknown };
+  const entries = Object.entries(TOOL_SCHEMAS).map(([name, { input, output }]) => [
+    name,
+    { inputSchema: json(input, 'input'), outputSchema: json(output, 'output') },
+  ]);
+  return Object.fromEntries(entries) as Record<
+    ToolName,
+    { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] }
+  >;
+}

@@ -35,6 +35,8 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
     const part = deps.continuations.part(TOOL, check, held.items, project, held.extra, offset, id);
     return answer(input, deps, part, held.extra);
   }
+  const unconfirmed = await deps.confirmation.check(input, check, deps, call);
+  if (unconfirmed) return unconfirmed;
 
   // Saved leads first: if they cannot be read, no search has been spent.
   let index: SuppressionIndex | undefined;
@@ -157,13 +159,6 @@ export interface SearchCaps {
   perDay: number;
 }
 
-export class SearchCapError extends LeadError {
-  constructor(message: string, hint: string) {
-    // Exit 5 in the CLI's table: out of quota.
-    super(message, { exitCode: ExitCode.rateLimited, hint });
-  }
-}
-
 export class SearchGate {
   readonly caps: SearchCaps;
   readonly #usage: UsageRecorder;
@@ -187,24 +182,40 @@ export class SearchGate {
     return usageTotals(this.#usage.file, this.#usage.key, this.#usage.run, this.#now()).today.searches;
   }
 
-  /** Runs one search if both caps allow it; throws SearchCapError, sending nothing, if not. */
+  /** Runs one search if both caps allow it; throws, sending nothing, if not. */
   async run<T>(signal: AbortSignal, send: () => Promise<T>): Promise<T> {
-    this.#checkSession();
+    this.check();
     return this.#lock.hold(signal, async () => {
-      this.#checkSession();
-      const today = this.searchesToday();
-      if (today >= this.caps.perDay) {
-        throw new SearchCapError(
-          `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.perDay)} a day (--max-searches-per-day); no search was sent`,
-          `${this.rulesText()} The cap resets at 00:00 UTC. Saved leads and past searches can still be read. Tell the user.`,
-        );
-      }
+      this.check();
       try {
         return await send();
       } finally {
         await this.#usage.flush();
       }
     });
+  }
+
+  /** Throws if either cap is reached (exit 5 in the CLI's table: out of quota). */
+  check(): void {
+    if (this.#sessionSearches >= this.caps.perSession) {
+      throw new LeadError(
+        `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.perSession}); no search was sent`,
+        {
+          exitCode: ExitCode.rateLimited,
+          hint: `${this.rulesText()} Work with the results already returned, saved leads and past searches, or tell the user; only they can allow more by restarting the server.`,
+        },
+      );
+    }
+    const today = this.searchesToday();
+    if (today >= this.caps.perDay) {
+      throw new LeadError(
+        `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.perDay)} a day (--max-searches-per-day); no search was sent`,
+        {
+          exitCode: ExitCode.rateLimited,
+          hint: `${this.rulesText()} The cap resets at 00:00 UTC. Saved leads and past searches can still be read. Tell the user.`,
+        },
+      );
+    }
   }
 
   /**
@@ -227,14 +238,6 @@ export class SearchGate {
     const session = Math.max(0, this.caps.perSession - this.#sessionSearches);
     const day = Math.max(0, this.caps.perDay - this.searchesToday());
     return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.perSession)} this session, ${formatCount(day)} of ${formatCount(this.caps.perDay)} today).`;
-  }
-
-  #checkSession(): void {
-    if (this.#sessionSearches < this.caps.perSession) return;
-    throw new SearchCapError(
-      `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.perSession}); no search was sent`,
-      `${this.rulesText()} Work with the results already returned, saved leads and past searches, or tell the user; only they can allow more by restarting the server.`,
-    );
   }
 }
 

@@ -1,41 +1,41 @@
-// The MCP server: the selected tools over one session. Descriptions and instructions are written for a
-// model deciding what to call; every failure is an isError result in words for an assistant, never a
-// thrown error. Each call is tracked until it ends, and the usage ledger is written after it.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// The MCP server: the selected tools over one session, on the SDK's low-level Server. Descriptions and
+// instructions are written for a model deciding what to call. initialize and tools/list are answered
+// from what is here and the tools' JSON Schemas, which the build writes from schemas.ts (zod builds
+// them at every start otherwise: ~35 ms); a tool call loads the rest (deps.ts), where every failure
+// is an isError result in words for an assistant, never a thrown error.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../api/errors.js';
 import { VERSION } from '../version.js';
-import type { ToolCall, ToolDeps } from './deps.js';
-import { progressReporter } from './deps.js';
-import { runListTool, runUsageTool } from './list-tools.js';
-import { MAX_SAVED_LEADS, runFindSavedTool } from './saved-leads.js';
-import {
-  type FindSavedInput,
-  findSavedInput,
-  findSavedOutput,
-  historyListInput,
-  historyOutput,
-  type ListInput,
-  leadsListInput,
-  leadsOutput,
-  MAX_ITEMS_CAP,
-  type SearchInput,
-  searchInput,
-  searchOutput,
-  usageInput,
-  usageOutput,
-} from './schemas.js';
-import { runSearchTool } from './search-tool.js';
-import { DATA_BEGIN, errorResult, refusalResult, type ToolResult } from './tool-result.js';
+import { MAX_ITEMS_CAP, MAX_SAVED_LEADS } from './defaults.js';
+import type { ToolDeps } from './deps.js';
+import type { toolJsonSchemas } from './schemas.js';
+import { DATA_BEGIN } from './tool-result.js';
+
+/** Written by scripts/build.mjs (esbuild `define`): toolJsonSchemas() of schemas.ts. */
+declare const __LEADCTL_MCP_SCHEMAS__: ReturnType<typeof toolJsonSchemas> | undefined;
+
+export interface Limits {
+  maxRequests: number;
+  maxSearches: number;
+  maxSearchesPerDay: number;
+}
+
+/** The session the tools run on, or the lines every call answers when leadctl is not set up. */
+export type OpenedTools = ({ deps: ToolDeps } | { notReady: string[] }) & { close(): Promise<void> };
 
 export interface ServerSetup {
   tools: ReadonlySet<ToolName>;
-  /** The session's tools run on; undefined when leadctl is not configured (then `notReady` says why). */
-  deps: ToolDeps | undefined;
-  notReady: string[];
+  /** Opens the session at the first call (serve.ts); later calls get the same one. */
+  open: () => Promise<OpenedTools>;
   /** Said in the instructions, whether or not the session is ready. */
-  limits: { maxRequests: number; maxSearches: number; maxSearchesPerDay: number };
+  limits: Limits;
+  /** Live searches need the user's yes (all but --no-confirm). */
+  confirm: boolean;
   /** Calls still running, for a shutdown that waits for them (and their ledger writes). */
   running: Set<Promise<unknown>>;
+  /** Aborted on SIGINT/SIGTERM: every running call stops. */
+  stop: AbortSignal;
 }
 
 const UNTRUSTED =
@@ -47,137 +47,99 @@ const LIST_USAGE =
   `With max_items (at most ${MAX_ITEMS_CAP}) or since, it pages through the list from \`page\` on and ` +
   `returns up to max_items items (${MAX_ITEMS_CAP} when only since is given). Each page is one API request.`;
 
+const CONFIRM =
+  "Each live search needs the user's yes: the host asks the user where it can; otherwise the call returns a quote (cost, what is left, a confirm token) and sends nothing, and the search runs when the tool is called again with the same arguments and that confirm token, which you pass only after the user agreed.";
+
 const CUT =
   'An answer too large for a context window is cut: it says truncated: true and gives a next_page token to pass back, with the same arguments, for the rest (no request).';
 
-export function createLeadServer(setup: ServerSetup, stop: AbortSignal): McpServer {
-  const { deps, limits, tools } = setup;
-  const server = new McpServer({ name: 'leadctl', version: VERSION }, { instructions: instructions(setup) });
-
-  /** Runs a tool, turning every failure into an isError result; aborts with the session or the call. */
-  const guarded =
-    <A>(sends: boolean, run: (args: A, deps: ToolDeps, call: ToolCall) => Promise<ToolResult>) =>
-    async (args: A, extra: Parameters<typeof progressReporter>[0] & { signal: AbortSignal }) => {
-      if (!deps) return refusalResult(setup.notReady);
-      const paused = sends ? deps.pause.refusal(deps.searches.rulesText()) : undefined;
-      if (paused) return refusalResult(paused);
-      const call = { signal: AbortSignal.any([stop, extra.signal]), progress: progressReporter(extra) };
-      const running = (async (): Promise<ToolResult> => {
-        try {
-          return await run(args, deps, call);
-        } catch (error) {
-          deps.pause.note(error);
-          return errorResult(error, deps.failure);
-        } finally {
-          // After every call, not at exit: a host that kills the server loses nothing.
-          await deps.usage.flush();
-        }
-      })();
-      setup.running.add(running);
-      try {
-        return await running;
-      } finally {
-        setup.running.delete(running);
-      }
-    };
-
-  if (tools.has('search_businesses')) {
-    server.registerTool(
-      'search_businesses',
-      {
-        title: 'Search businesses',
-        description:
-          'Search for businesses by keyword near a location (Lead Data API POST /search) and return them: ' +
-          'place_id, name, address, phone, website, rating, review_count, category, lat, lng. One API request; a search ' +
-          "the server cannot answer from its cache also spends one live search from the plan's monthly allowance, " +
-          `and this server allows at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day: ` +
-          "don't repeat a search needlessly. With exclude_saved: true, businesses the account already saved are left out " +
-          `(the way to find new leads in one call). Results are not saved as leads. ${CUT} ${UNTRUSTED}`,
-        inputSchema: searchInput,
-        outputSchema: searchOutput,
-        // Not read-only and not idempotent: every call may spend a live search and adds a history entry.
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: true,
-        },
+export function createLeadServer(setup: ServerSetup): Server {
+  const server = new Server(
+    { name: 'leadctl', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: instructions(setup),
+      // The SDK checks an elicitation answer against its form with ajv, which the build leaves out
+      // (scripts/build-plugins.mjs): leadctl's form asks nothing but yes or no.
+      jsonSchemaValidator: {
+        getValidator: () => (data) => ({ valid: true, data: data as never, errorMessage: undefined }),
       },
-      guarded(true, (args: SearchInput, d, call) => runSearchTool(args, d, call)),
-    );
-  }
-
-  if (tools.has('find_saved_leads')) {
-    server.registerTool(
-      'find_saved_leads',
-      {
-        title: 'Find saved leads',
-        description:
-          "Find the account's saved leads that match words in their text, category or address (case, accents and " +
-          'punctuation ignored), newest first, and return only those: cheaper for the context than listing every lead. ' +
-          `It reads the saved leads 100 per request (at most ${MAX_SAVED_LEADS}, kept for 5 minutes). ${CUT} ${UNTRUSTED}`,
-        inputSchema: findSavedInput,
-        outputSchema: findSavedOutput,
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      guarded(true, (args: FindSavedInput, d, call) => runFindSavedTool(args, d, call)),
-    );
-  }
-
-  if (tools.has('list_leads')) {
-    server.registerTool(
-      'list_leads',
-      {
-        title: 'List saved leads',
-        description: `List the account's saved leads, newest first (Lead Data API GET /leads). ${LIST_USAGE} ${CUT} ${UNTRUSTED}`,
-        inputSchema: leadsListInput,
-        outputSchema: leadsOutput,
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      guarded(true, (args: ListInput, d, call) => runListTool('leads', args, d, call)),
-    );
-  }
-
-  if (tools.has('list_search_history')) {
-    server.registerTool(
-      'list_search_history',
-      {
-        title: 'List past searches',
-        description: `List the account's past searches, newest first (Lead Data API GET /history): query, location, results_count, created_at. ${LIST_USAGE} ${CUT} ${UNTRUSTED}`,
-        inputSchema: historyListInput,
-        outputSchema: historyOutput,
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      guarded(true, (args: ListInput, d, call) => runListTool('history', args, d, call)),
-    );
-  }
-
-  if (tools.has('usage')) {
-    server.registerTool(
-      'usage',
-      {
-        title: 'Requests spent',
-        description:
-          "How many API requests and searches this machine has sent today and this month for this account's " +
-          "profile and server, beside the plan's published limits, how many requests and searches this session has " +
-          'left, and whether the API has rate-limited the session. It reads a local count and sends no request, so ' +
-          'it is free: call it before a large list call.',
-        inputSchema: usageInput,
-        outputSchema: usageOutput,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      guarded(false, async (_args: Record<string, never>, d) => runUsageTool(d)),
-    );
-  }
-
+    },
+  );
+  const definitions = toolDefinitions(setup);
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const schemas =
+      typeof __LEADCTL_MCP_SCHEMAS__ === 'object'
+        ? __LEADCTL_MCP_SCHEMAS__
+        : (await import('./schemas.js')).toolJsonSchemas();
+    return { tools: [...setup.tools].map((name) => ({ name, ...definitions[name], ...schemas[name] })) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    (await import('./deps.js')).callTool(request.params.name, request.params.arguments, extra, setup, server),
+  );
   return server;
 }
 
-function instructions({ tools, limits }: ServerSetup): string {
+/** What tools/list says of each tool, beside its schemas. */
+function toolDefinitions({
+  limits,
+  confirm,
+}: ServerSetup): Record<ToolName, Omit<Tool, 'name' | 'inputSchema'>> {
+  // Only usage stays on this machine; search_businesses is neither read-only nor idempotent (each call
+  // may spend a live search and adds a history entry).
+  const reads = { readOnlyHint: true, openWorldHint: true };
+  return {
+    search_businesses: {
+      title: 'Search businesses',
+      description:
+        'Search for businesses by keyword near a location (Lead Data API POST /search) and return them: ' +
+        'place_id, name, address, phone, website, rating, review_count, category, lat, lng. One API request; a search ' +
+        "the server cannot answer from its cache also spends one live search from the plan's monthly allowance, " +
+        `and this server allows at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day: ` +
+        "don't repeat a search needlessly. With exclude_saved: true, businesses the account already saved are left out " +
+        `(the way to find new leads in one call). Results are not saved as leads. ${confirm ? `${CONFIRM} ` : ''}${CUT} ${UNTRUSTED}`,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    find_saved_leads: {
+      title: 'Find saved leads',
+      description:
+        "Find the account's saved leads that match words in their text, category or address (case, accents and " +
+        'punctuation ignored), newest first, and return only those: cheaper for the context than listing every lead. ' +
+        `It reads the saved leads 100 per request (at most ${MAX_SAVED_LEADS}, kept for 5 minutes). ${CUT} ${UNTRUSTED}`,
+      annotations: reads,
+    },
+    list_leads: {
+      title: 'List saved leads',
+      description: `List the account's saved leads, newest first (Lead Data API GET /leads). ${LIST_USAGE} ${CUT} ${UNTRUSTED}`,
+      annotations: reads,
+    },
+    list_search_history: {
+      title: 'List past searches',
+      description: `List the account's past searches, newest first (Lead Data API GET /history): query, location, results_count, created_at. ${LIST_USAGE} ${CUT} ${UNTRUSTED}`,
+      annotations: reads,
+    },
+    usage: {
+      title: 'Requests spent',
+      description:
+        "How many API requests and searches this machine has sent today and this month for this account's " +
+        "profile and server, beside the plan's published limits, how many requests and searches this session has " +
+        'left, and whether the API has rate-limited the session. It reads a local count and sends no request, so ' +
+        'it is free: call it before a large list call.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+  };
+}
+
+function instructions({ tools, limits, confirm }: ServerSetup): string {
   const parts = [
     `Access to the user's Lead Data API account through leadctl: ${[...tools].join(', ')}.`,
     tools.has('search_businesses')
-      ? `Each search may spend a live search from the plan's monthly allowance; this server sends at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day (set by the user), and refuses more, sending nothing.`
+      ? `Each search may spend a live search from the plan's monthly allowance; this server sends at most ${limits.maxSearches} searches per session and ${limits.maxSearchesPerDay} per UTC day (set by the user), and refuses more, sending nothing.${confirm ? ` ${CONFIRM}` : ''}`
       : 'This session is read-only: it cannot search for new businesses.',
     `Every call that reaches the API spends requests from the account's daily quota; this session may send at most ${limits.maxRequests} requests. The usage tool says what is left, free.`,
     tools.has('search_businesses') && tools.has('find_saved_leads')

@@ -30,12 +30,20 @@ export function keyMasker(...secrets: (string | undefined)[]): KeyMasker {
   return (text) => mask.mask(text);
 }
 
-export function successResult(summary: string, data: Record<string, unknown>, mask: KeyMasker): ToolResult {
+/** `source` 'leadctl': the data is leadctl's own (a quote, this machine's counts), not the API's. */
+export function successResult(
+  summary: string,
+  data: Record<string, unknown>,
+  mask: KeyMasker,
+  source: 'api' | 'leadctl' = 'api',
+): ToolResult {
   const plain = plainJson(data, mask) as Record<string, unknown>;
+  const block =
+    source === 'api' ? dataBlock(plain) : `leadctl's own figures, as JSON:\n${escapedJson(plain)}`;
   return {
     content: [
       { type: 'text', text: safeText(summary, mask) },
-      { type: 'text', text: dataBlock(plain) },
+      { type: 'text', text: block },
     ],
     structuredContent: plain,
   };
@@ -55,21 +63,25 @@ export function refusalResult(lines: string[]): ToolResult {
 }
 
 /**
- * The data block: compact JSON between fixed delimiters. `<` and `>` are written as \u003c and \u003e
- * (the same JSON to a parser), so no string in the data can close the block or open another.
+ * The data block: compact JSON between fixed delimiters, escaped so that no string in the data can
+ * close the block or open another, nor change how the text around it reads.
  */
 export function dataBlock(data: unknown): string {
-  const json = JSON.stringify(data)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  return `${DATA_BEGIN}\n${DATA_NOTE}\n${json}\n${DATA_END}`;
+  return `${DATA_BEGIN}\n${DATA_NOTE}\n${escapedJson(data)}\n${DATA_END}`;
 }
 
-/** The length of the data as the block carries it: what a result's size cap measures. */
-export function jsonLength(data: unknown): number {
-  return JSON.stringify(data).length;
+/**
+ * Compact JSON with `<`, `>`, line separators and invisible format characters (bidi controls such as
+ * U+202E, zero-width characters) written as \uXXXX: the same JSON to a parser, plain text to a reader.
+ */
+function escapedJson(data: unknown): string {
+  return JSON.stringify(data).replace(/[<>\u2028\u2029\p{Cf}]/gu, (char) =>
+    // split(''): by UTF-16 code unit, so a character beyond U+FFFF becomes its surrogate pair.
+    char
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
 }
 
 /** Each line with its control characters shown as \xNN, so no escape sequence survives; the key masked. */

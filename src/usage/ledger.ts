@@ -63,13 +63,16 @@ export function utcMonthBefore(ms: number, back: number): string {
 }
 
 // Which ledger entry a run counts in: its profile and its API root, so that `https://host` and
-// `https://host/api/v1/` are one server. The in-process sandbox of --sandbox listens on a new port
-// each run: it is counted as one server, `sandbox`.
+// `https://host/api/v1/` are one server, and so are `localhost`, `127.0.0.1` and `[::1]`. The
+// in-process sandbox of --sandbox listens on a new port each run: it is counted as one server, `sandbox`.
 
 export const SANDBOX_KEY = 'sandbox';
 
 export function ledgerKey(profile: string, baseUrl: string, source: string | undefined): LedgerKey {
-  return { profile, baseUrl: source === 'sandbox' ? SANDBOX_KEY : resolveApiRoot(baseUrl).href };
+  if (source === 'sandbox') return { profile, baseUrl: SANDBOX_KEY };
+  const root = resolveApiRoot(baseUrl);
+  if (['localhost', '[::1]'].includes(root.hostname)) root.hostname = '127.0.0.1';
+  return { profile, baseUrl: root.href };
 }
 
 // Adding a run's counts to the ledger, finding one entry's numbers, and pruning: days are kept for

@@ -10,7 +10,17 @@ import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const FORMATS = ['csv', 'geojson', 'json', 'ndjson', 'table', 'tsv', 'xlsx'];
-const CONFIG_KEYS = ['api-key', 'base-url', 'bom', 'db-url', 'format', 'max-wait', 'plan', 'retries', 'timeout'];
+const CONFIG_KEYS = [
+  'api-key',
+  'base-url',
+  'bom',
+  'db-url',
+  'format',
+  'max-wait',
+  'plan',
+  'retries',
+  'timeout',
+];
 
 /** The scripts as the current source writes them, where each shell wants them. */
 function writeScripts(): { dir: string; bash: string; zsh: string; fish: string } {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { apiRoot, readLedger, today, writeLedger } from '../helpers/ledger.js';
 import { callTool, type McpProcess, readContent, startMcp } from '../helpers/mcp-session.js';
-import { type Answer, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type Answer, json, type OddServer, silence, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SEARCH = { query: 'plumber', location: 'Austin' };
@@ -42,7 +42,7 @@ describe('live-search caps', () => {
 
   it('--max-searches: the session refuses the next search, names both caps, and sends nothing', async () => {
     server.route('POST', '/api/v1/search', found);
-    const mcp = await startMcp(['--max-searches', '2'], envWith(tempDir('mcp-state')));
+    const mcp = await startMcp(['--max-searches', '2', '--no-confirm'], envWith(tempDir('mcp-state')));
     expect(mcp.client.getInstructions()).toContain('at most 2 searches per session and 50 per UTC day');
     const before = searchesSent();
     expect((await search(mcp)).isError).toBeFalsy();
@@ -63,14 +63,14 @@ describe('live-search caps', () => {
     server.route('POST', '/api/v1/search', found);
     const state = tempDir('mcp-state');
     const before = searchesSent();
-    const first = await startMcp(['--max-searches-per-day', '3'], envWith(state));
+    const first = await startMcp(['--max-searches-per-day', '3', '--no-confirm'], envWith(state));
     expect((await search(first)).isError).toBeFalsy();
     expect((await search(first)).isError).toBeFalsy();
     // Written after each call, while the first server still runs: a killed host would lose nothing.
     expect(readLedger(state).entries[0].days[today()]).toMatchObject({ requests: 2, searches: 2 });
     expect((await first.closeInput()).exitCode).toBe(0);
 
-    const second = await startMcp(['--max-searches-per-day', '3'], envWith(state));
+    const second = await startMcp(['--max-searches-per-day', '3', '--no-confirm'], envWith(state));
     expect((await search(second)).isError).toBeFalsy();
     const refused = await search(second);
     expect(refused.isError).toBe(true);
@@ -85,8 +85,8 @@ describe('live-search caps', () => {
     const state = tempDir('mcp-state');
     const before = searchesSent();
     const [a, b] = await Promise.all([
-      startMcp(['--max-searches-per-day', '3'], envWith(state)),
-      startMcp(['--max-searches-per-day', '3'], envWith(state)),
+      startMcp(['--max-searches-per-day', '3', '--no-confirm'], envWith(state)),
+      startMcp(['--max-searches-per-day', '3', '--no-confirm'], envWith(state)),
     ]);
     const results = await Promise.all([search(a), search(b), search(a), search(b), search(a), search(b)]);
     expect(results.filter((r) => !r.isError)).toHaveLength(3);
@@ -102,11 +102,41 @@ describe('live-search caps', () => {
     const state = tempDir('mcp-state');
     writeLedger(state, server.baseUrl, { requests: 60, searches: 50 });
     const before = searchesSent();
-    const mcp = await startMcp([], envWith(state));
+    const mcp = await startMcp(['--no-confirm'], envWith(state));
     const refused = await search(mcp);
     expect(readContent(refused).ours).toMatch(/^leadctl: the daily live-search cap is reached: 50 searches/);
     expect(searchesSent() - before).toBe(0);
     expect(readLedger(state).entries[0].baseUrl).toBe(apiRoot(server.baseUrl));
+  });
+
+  it('localhost and 127.0.0.1 are one server to the daily cap', async () => {
+    server.route('POST', '/api/v1/search', found);
+    const state = tempDir('mcp-state');
+    const before = searchesSent();
+    const numeric = await startMcp(['--max-searches-per-day', '1', '--no-confirm'], envWith(state));
+    expect((await search(numeric)).isError).toBeFalsy();
+    const named = await startMcp(['--max-searches-per-day', '1', '--no-confirm'], {
+      ...envWith(state),
+      LEADCTL_BASE_URL: server.baseUrl.replace('127.0.0.1', 'localhost'),
+    });
+    expect(readContent(await search(named)).ours).toMatch(
+      /^leadctl: the daily live-search cap is reached: 1 searches/,
+    );
+    expect(searchesSent() - before).toBe(1);
+  });
+
+  it('a server killed in the middle of a call has already written what the API answered', async () => {
+    const lead = (n: number) => ({ id: `k${n}`, name: `Lead ${n}`, saved_at: '2026-11-01T00:00:00Z' });
+    const page1 = { leads: [1, 2].map(lead), meta: { page: 1, limit: 2, total: 6, totalPages: 3 } };
+    // Page 1 comes back; page 2 never does.
+    server.route('GET', '/api/v1/leads', json(200, page1), silence);
+    const state = tempDir('mcp-state');
+    const mcp = await startMcp([], envWith(state));
+    const before = server.requests.length;
+    void callTool(mcp, 'list_leads', { max_items: 6, limit: 2 }).catch(() => {});
+    await expect.poll(() => server.requests.length - before, { timeout: 60_000 }).toBe(2);
+    await mcp.kill();
+    expect(readLedger(state).entries[0].days[today()]).toMatchObject({ requests: 1 });
   });
 });
 
@@ -133,22 +163,36 @@ describe('which tools the host sees', () => {
     expect(await toolNames(mcp)).toEqual(['find_saved_leads', 'usage']);
   });
 
-  it('refuses an unknown tool name, and a search asked for under --read-only, before starting', async () => {
-    const unknown = await runCli(['mcp', '--tools', 'list_leads,delete_everything'], {
-      env: env(),
-      input: '',
-    });
-    expect(unknown.exitCode).toBe(2);
-    expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toBe(
-      'leadctl: unknown tool "delete_everything" in --tools\nthe tools are: search_businesses, find_saved_leads, list_leads, list_search_history, usage\n',
-    );
-    const both = await runCli(['mcp', '--read-only', '--tools', 'search_businesses'], {
-      env: env(),
-      input: '',
-    });
-    expect(both.exitCode).toBe(2);
-    expect(both.stderr).toMatch(/^leadctl: --read-only serves no search_businesses, but --tools names it\n/);
+  it('a mistake in its arguments or profile starts the server anyway, and every call says what to fix', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['--tools', 'list_leads,delete_everything'],
+        /^leadctl: unknown tool "delete_everything" in --tools, so no tool can reach the API\.\nThe user has to set this up and restart the MCP server: the tools are: search_businesses, find_saved_leads, list_leads, list_search_history, usage\. Tell the user; calling again will not help\.$/,
+      ],
+      [
+        ['--read-only', '--tools', 'search_businesses'],
+        /^leadctl: --read-only serves no search_businesses, but --tools names it, so no tool/,
+      ],
+      [
+        ['--profile', 'nosuch'],
+        /^leadctl: .*nosuch.*, so no tool can reach the API\.\nThe user has to set this up/,
+      ],
+    ];
+    for (const [args, expected] of cases) {
+      const mcp = await startMcp(args, env());
+      // The official client connects and lists the tools: no "connection closed".
+      expect((await toolNames(mcp)).length, args.join(' ')).toBeGreaterThan(0);
+      for (const [tool, toolArgs] of [
+        ['list_leads', {}],
+        ['usage', {}],
+      ] as const) {
+        const answer = await callTool(mcp, tool, toolArgs);
+        expect(answer.isError, args.join(' ')).toBe(true);
+        expect(readContent(answer).ours, args.join(' ')).toMatch(expected);
+      }
+      expect(mcp.stderr()).toMatch(/^leadctl: warning: mcp: .*; serving anyway/m);
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it('--help gives --max-wait the default the server uses', async () => {

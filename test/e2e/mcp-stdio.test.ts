@@ -135,10 +135,14 @@ describe('the API key never appears', () => {
       ['search_businesses', { query: KEY, location: 'Austin' }],
       ['list_search_history', {}],
     ]);
-    const { exitCode, stdout, stderr } = await runMcp(['--verbose', '--retries', '0'], input, {
-      LEADCTL_BASE_URL: server.baseUrl,
-      LEADCTL_API_KEY: KEY,
-    });
+    const { exitCode, stdout, stderr } = await runMcp(
+      ['--verbose', '--retries', '0', '--no-confirm'],
+      input,
+      {
+        LEADCTL_BASE_URL: server.baseUrl,
+        LEADCTL_API_KEY: KEY,
+      },
+    );
     expect(exitCode).toBe(0);
     // The key did reach the server, in the header only.
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([

@@ -123,7 +123,7 @@ describe('leadctl mcp against the sandbox', () => {
   });
 
   it('search_businesses returns the results as structured data and a sanitized one-line summary', async () => {
-    const session = await connect([], env);
+    const session = await connect(['--no-confirm'], env);
     const before = sandbox.requests.length;
     const result = await call(session, 'search_businesses', {
       query: 'plumber',
@@ -147,13 +147,25 @@ describe('leadctl mcp against the sandbox', () => {
     const session = await connect([], env);
     const result = await call(session, 'list_leads', { page: 2, limit: 10 });
     const data = structured(result);
-    expect(data).toMatchObject({ returned: 10, page: 2, limit: 10, total: 60, total_pages: 6, next_page: 3 });
+    expect(data).toMatchObject({
+      returned: 10,
+      page: 2,
+      limit: 10,
+      total: 60,
+      total_pages: 6,
+      next_page: 'list_leads:page:3',
+    });
     expect(textOf(result)).toBe(
       'Showing 11–20 of 60 leads (page 2 of 6). Next: page 3.\nRequests left in this session: 49 of 50.',
     );
     // hostileData: escape sequences arrive intact in the data, where they are plainly data.
     const names = (data.leads as { name?: unknown }[]).map((l) => String(l.name));
     expect(names.some((name) => name.includes('\u001b'))).toBe(true);
+    // next_page passed back as given, with the same other arguments: the next page.
+    const next = structured(
+      await call(session, 'list_leads', { page: 2, limit: 10, next_page: data.next_page }),
+    );
+    expect(next).toMatchObject({ returned: 10, page: 3, next_page: 'list_leads:page:4' });
   });
 
   it('list_search_history pages through the list up to max_items, and since stops at the first older entry', async () => {
@@ -207,7 +219,7 @@ describe('leadctl mcp against the sandbox', () => {
 
   it('usage: what this machine sent today and this month, this session included, sending nothing itself', async () => {
     const state = { XDG_STATE_HOME: tempDir('mcp-state') };
-    const first = await connect(['--max-requests', '5'], { ...env, ...state });
+    const first = await connect(['--max-requests', '5', '--no-confirm'], { ...env, ...state });
     const before = sandbox.requests.length;
     structured(await call(first, 'list_leads', {}));
     structured(await call(first, 'search_businesses', { query: 'plumber', location: 'Austin' }));
@@ -223,6 +235,10 @@ describe('leadctl mcp against the sandbox', () => {
       /^Sent from this machine only .*today \(\d{4}-\d\d-\d\d UTC\) 2 requests, 1 searches/,
     );
     expect(textOf(during)).toContain('Requests left in this session: 3 of 5.');
+    // A local count: not labelled as the API's data, and without the user's home folder in it.
+    const shown = JSON.stringify(during);
+    expect(shown).not.toContain('untrusted-data');
+    expect(shown).not.toContain(state.XDG_STATE_HOME);
     expect(requestsSince(before)).toHaveLength(2);
     await first.client.close();
     // The ledger was written when that session ended: a new one starts from it.
@@ -235,7 +251,7 @@ describe('leadctl mcp against the sandbox', () => {
   });
 
   it('--max-requests: once spent, tools answer with an error that says so, and nothing more is sent', async () => {
-    const session = await connect(['--max-requests', '2'], env);
+    const session = await connect(['--max-requests', '2', '--no-confirm'], env);
     const before = sandbox.requests.length;
     expect(textOf(await call(session, 'list_leads', {}))).toContain('Requests left in this session: 1 of 2.');
     structured(await call(session, 'list_search_history', {}));
@@ -263,7 +279,7 @@ describe('leadctl mcp against the sandbox', () => {
   });
 
   it('--sandbox serves every tool from the built-in sandbox', async () => {
-    const session = await connect(['--sandbox']);
+    const session = await connect(['--sandbox', '--no-confirm']);
     structured(await call(session, 'search_businesses', { query: 'dentist', location: 'Denver' }));
     structured(await call(session, 'list_leads', { limit: 5 }));
     structured(await call(session, 'list_search_history', { max_items: 30 }));
@@ -331,6 +347,10 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
       /^leadctl: the API's rate limit is reached until /,
     );
     expect(sent()).toHaveLength(1);
+    // For that key only: with the key the user changed to, requests go out.
+    const rekeyed = await connect([], { ...env, ...state, LEADCTL_API_KEY: 'lk_test_mcp_new_key_987654' });
+    structured(await call(rekeyed, 'list_leads', {}));
+    expect(sent()).toHaveLength(2);
   });
 
   it('--max-wait sets how long a rate limit may be waited on', async () => {
@@ -366,7 +386,7 @@ describe('leadctl mcp against a server that rate-limits and fails', () => {
   });
 
   it("the summary is made of the model's own arguments: the server's echo stays in the data", async () => {
-    const session = await connect([], env);
+    const session = await connect(['--no-confirm'], env);
     const echoed = 'plumber\u001b]8;;https://evil.example\u0007';
     server.route(
       'POST',

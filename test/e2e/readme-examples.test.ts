@@ -256,7 +256,8 @@ describe('code examples in README.md and docs/', () => {
         | undefined;
       if (servers === undefined) return;
       for (const { command, args } of Object.values(servers)) {
-        expect(command).toBe('leadctl');
+        // An absolute path, as hosts need (docs/mcp.md): leadctl's own, wherever it is installed.
+        expect(command).toMatch(/^(\/usr\/local\/bin\/)?leadctl$/);
         const help = await execa('node', [BIN, ...args, '--help'], {
           reject: false,
           extendEnv: false,

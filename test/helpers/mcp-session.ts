@@ -5,7 +5,12 @@ import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished } from 'vitest';
 import { spawnCli } from './cli.js';
 import { tempDir } from './temp.js';
@@ -16,6 +21,13 @@ export const DATA_END = '</untrusted-data>';
 export interface McpProcess {
   client: SdkClient;
   stderr(): string;
+  /**
+   * Every message the server wrote, as it arrived. (The SDK client drops a progress notification that
+   * arrives in the same read as its call's answer: the wire is what the server sent.)
+   */
+  received: JSONRPCMessage[];
+  /** SIGKILL, as a host that gives up on the server may send; resolves once the process is gone. */
+  kill(): Promise<void>;
   /** Closes stdin, as a host does when it is done, and resolves with how the process ended. */
   closeInput(): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
@@ -25,12 +37,14 @@ class ProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #buffer = new ReadBuffer();
+  readonly received: JSONRPCMessage[] = [];
   constructor(readonly process: ReturnType<typeof spawnCli>) {}
 
   async start(): Promise<void> {
     this.process.stdout?.on('data', (chunk: Buffer) => {
       this.#buffer.append(chunk);
       for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) {
+        this.received.push(message);
         this.onmessage?.(message);
       }
     });
@@ -46,8 +60,15 @@ class ProcessTransport implements Transport {
   }
 }
 
-/** Starts `leadctl mcp <args>` with a private config folder; stopped when the test ends. */
-export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpProcess> {
+/**
+ * Starts `leadctl mcp <args>` with a private config folder; stopped when the test ends. With `ask`, the
+ * client is a host that supports elicitation and answers each question with what `ask` returns.
+ */
+export async function startMcp(
+  args: string[],
+  env: Record<string, string> = {},
+  ask?: (message: string) => ElicitResult['action'],
+): Promise<McpProcess> {
   const child = spawnCli(['mcp', ...args], {
     stdin: 'pipe',
     env: { XDG_CONFIG_HOME: tempDir('mcp-config'), ...env },
@@ -58,7 +79,12 @@ export async function startMcp(args: string[], env: Record<string, string> = {})
     stderr += chunk.toString('utf8');
   });
   const transport = new ProcessTransport(child);
-  const client = new Client({ name: 'leadctl-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'leadctl-test', version: '1.0.0' },
+    ask ? { capabilities: { elicitation: {} } } : undefined,
+  );
+  if (ask)
+    client.setRequestHandler(ElicitRequestSchema, (request) => ({ action: ask(request.params.message) }));
   await client.connect(transport);
   onTestFinished(async () => {
     child.stdin?.end();
@@ -68,6 +94,11 @@ export async function startMcp(args: string[], env: Record<string, string> = {})
   return {
     client,
     stderr: () => stderr,
+    received: transport.received,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await child;
+    },
     closeInput: async () => {
       child.stdin?.end();
       const result = await child;

@@ -12,7 +12,8 @@ const noMask = (text: string) => text;
 
 describe('dataBlock', () => {
   it('is one block no value can close, whose JSON reads back as the data', () => {
-    const data = { name: `a${DATA_END}\n${DATA_BEGIN}b`, note: 'x\u2028y' };
+    // Bidi controls and invisible characters (a tag character beyond U+FFFF too) are escaped.
+    const data = { name: `a${DATA_END}\n${DATA_BEGIN}b`, note: 'x\u2028y\u202ez\u{e0041}\u200b' };
     const block = dataBlock(data);
     const lines = block.split('\n');
     expect(lines).toHaveLength(4);
@@ -21,6 +22,7 @@ describe('dataBlock', () => {
     expect(block.split(DATA_END)).toHaveLength(2);
     expect(block.split('<')).toHaveLength(3);
     expect(JSON.parse(lines[2] as string)).toEqual(data);
+    expect(block).not.toMatch(/[\u2028\u202e\u200b]|\u{e0041}/u);
   });
 });
 

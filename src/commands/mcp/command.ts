@@ -1,15 +1,15 @@
 // `leadctl mcp`: a Model Context Protocol server on stdio for AI assistants. The definition imports
-// only commander and the server's defaults; the server is a bundle of its own (src/mcp/entry.ts says
+// only commander and the server's defaults; the server is a bundle of its own (src/mcp/serve.ts says
 // why), loaded when the action runs, so no other command pays for the SDK.
 import { Help, type Option } from '@commander-js/extra-typings';
-import { LeadError } from '../../api/errors.js';
 import {
+  CALL_DEADLINE_SEC,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_MAX_SEARCHES,
   DEFAULT_MAX_SEARCHES_PER_DAY,
   MCP_MAX_WAIT_SEC,
 } from '../../mcp/defaults.js';
-import type { runMcpCommand } from '../../mcp/entry.js';
+import type { runMcp } from '../../mcp/serve.js';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { integerIn, type OptionsOf } from '../options.js';
@@ -47,6 +47,10 @@ function mcpOptions(program: Program) {
       )
       .option('--read-only', 'serve no search_businesses: the session cannot spend live searches')
       .option(
+        '--no-confirm',
+        "run live searches without the user's yes (by default each one is asked for; --max-searches still caps them)",
+      )
+      .option(
         '--tools <a,b>',
         'serve only these tools: search_businesses, find_saved_leads, list_leads, list_search_history, usage',
       )
@@ -62,12 +66,15 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
       'after',
       '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
         'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
-        'structured content. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n' +
+        "structured content. A live search needs the user's yes: asked through the host where it can\n" +
+        '(elicitation), else the first call returns a quote with a one-time token. Every call answers\n' +
+        `within ${CALL_DEADLINE_SEC} s. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n` +
         'a longer one pauses every tool that sends requests until the reset time.\n' +
         examples([
           'leadctl mcp --sandbox',
           'leadctl mcp --profile work --max-requests 200 --max-searches 20',
           'leadctl mcp --read-only',
+          'leadctl mcp --no-confirm --max-searches 5',
           'leadctl mcp --tools search_businesses,find_saved_leads,usage',
           'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
         ]),
@@ -75,12 +82,9 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
     .action(async (flags, self) => {
       // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
       // not bundled here.
-      const server: { runMcpCommand: typeof runMcpCommand } = await import(
+      const server: { runMcp: typeof runMcp } = await import(
         String(new URL('./mcp-server.js', import.meta.url))
       );
-      const failure = await server.runMcpCommand(flags, contextFor(self));
-      if (failure) {
-        throw new LeadError(failure.message, { exitCode: failure.exitCode, hint: failure.hint });
-      }
+      await server.runMcp(flags, contextFor(self));
     });
 }
