@@ -93,6 +93,9 @@ const rounds = (n) => (opts.rounds ? Number(opts.rounds) : n);
 
 const started = Date.now();
 const sandbox = await bundleSandbox();
+// Ctrl-C or a kill still removes the bench's temp folders (exit handlers) and ends its servers (IPC).
+process.on('exit', () => sandbox.remove());
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 const sections = [];
 const budget = JSON.parse(readFileSync(BUDGET, 'utf8'));
 const overBudget = [];
