@@ -243,9 +243,7 @@ class BufferedTarget implements OutputTarget {
     if (chunk.length === 0) return QUEUED;
     this.chunks.push(chunk);
     this.bufferedLength += chunk.length;
-    // A chunk of a quarter batch or more (a page of csv rows) goes out as it is: joining it into a
-    // bigger batch costs more CPU than the writes it saves.
-    if (this.bufferedLength >= this.bufferBytes || chunk.length >= this.bufferBytes / 4) return this.flush();
+    if (this.bufferedLength >= this.bufferBytes) return this.flush();
     this.scheduleFlush();
     return QUEUED;
   }
@@ -305,7 +303,7 @@ class BufferedTarget implements OutputTarget {
       const { chunks } = this;
       this.chunks = [];
       this.bufferedLength = 0;
-      let batch = chunks.length === 1 ? (chunks[0] as Chunk) : joinChunks(chunks);
+      let batch = joinChunks(chunks);
       const hash = this.ending.hash;
       if (hash) batch = chunkBytes(batch);
       this.inFlight = this.inFlight.then(async () => {
