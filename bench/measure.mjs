@@ -1,25 +1,29 @@
 // Runs one command and measures it from outside: wall time in this process, CPU time (user + system)
-// and peak RSS of the child from GNU time (wait4), or, without GNU time, from a preload that reads
-// process.resourceUsage() at exit (node commands only). Every figure is the child's own, the server's
-// never: it runs in another process.
+// and peak RSS of the child from wait4() in a small python3 wrapper (microseconds, where GNU time
+// prints hundredths), or, without python3, from a preload that reads process.resourceUsage() at exit
+// (node commands only). Every figure is the child's own, the server's never: it runs in another process.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const GNU_TIME = '/usr/bin/time';
+const WAIT4 = `import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{usage.ru_utime} {usage.ru_stime} {usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status) & 255)`;
 const PRELOAD = fileURLToPath(new URL('measure-preload.cjs', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'leadctl-bench-usage-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
-export const hasGnuTime = (() => {
-  const probe = spawnSync(GNU_TIME, ['-f', '%M', 'true'], { encoding: 'utf8' });
-  return probe.status === 0 && /^\d+\s*$/.test(probe.stderr.trim().split('\n').pop() ?? '');
-})();
+const hasWait4 = spawnSync('python3', ['-c', WAIT4, join(scratch, 'probe'), 'true']).status === 0;
 
-export const usageSource = hasGnuTime
-  ? 'GNU time (wait4 rusage of the child)'
+export const usageSource = hasWait4
+  ? 'wait4() rusage of the child (python3 wrapper)'
   : 'process.resourceUsage() at exit (node --require preload)';
 
 let runNumber = 0;
@@ -36,9 +40,9 @@ export function measure(command, args, { env = process.env, countOutput = false,
   let file = command;
   let argv = args;
   const childEnv = { ...env };
-  if (hasGnuTime) {
-    file = GNU_TIME;
-    argv = ['-o', usageFile, '-f', '%U %S %M', command, ...args];
+  if (hasWait4) {
+    file = 'python3';
+    argv = ['-c', WAIT4, usageFile, command, ...args];
   } else if (isNode) {
     argv = ['--require', PRELOAD, ...args];
     childEnv.LEADCTL_BENCH_RUSAGE = usageFile;

@@ -1,95 +1,84 @@
-// Turns the medians into the table of bench/RESULTS.md and checks them against the issue's goals.
-import { cpus, platform, release, totalmem } from 'node:os';
+// Paired rows into the table of bench/RESULTS.md. A ratio is taken round by round (leadctl's run over
+// the reference's run of the same round), then its median and range are shown: a burst of load that
+// hits one round moves one ratio, not the median.
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
-const ms = (v) => (v === undefined ? 'n/a' : `${Math.round(v)} ms`);
-const mb = (v) => (v === undefined ? 'n/a' : `${v.toFixed(1)} MB`);
-const count = (v) => (v === undefined ? '' : Math.round(v).toLocaleString('en-US'));
-
-/** One verdict per goal: text for the last column, and whether it is met. */
-export function judge(rows, { pageSize }) {
-  const find = (kind) => rows.find((row) => row.kind === kind);
-  const bare = find('bare')?.wallMs;
-  const notes = new Map();
-  const against = (kind, limit, label) => {
-    const row = find(kind);
-    if (!row || !bare) return;
-    const ratio = row.wallMs / bare;
-    notes.set(row, { text: `${ratio.toFixed(2)}x node (goal <= ${limit}x)`, ok: ratio <= limit, label });
-  };
-  against('version', 1.2, 'start-up: --version');
-  against('help', 1.5, 'start-up: leads --help');
-  against('complete', 1.5, 'tab completion: __complete');
-  against('page', 2.2, 'one page --json');
-  for (const kind of ['export', 'export-c1', 'floor', 'curl-jq']) {
-    const row = find(kind);
-    if (!row) continue;
-    const boundMs = (Math.ceil(row.leads / pageSize) * row.latencyMs) / row.concurrency;
-    const ratio = row.wallMs / boundMs;
-    // The paging alone, as the server saw it: the first request's arrival to the last answer.
-    const paging = row.spanMs === undefined ? '' : `; paging ${(row.spanMs / boundMs).toFixed(2)}x`;
-    // The fewest requests an export that checks its work can spend: every page, plus one head read.
-    const minimum = Math.ceil(row.leads / pageSize) + 1;
-    const requests =
-      kind === 'export' && row.requests !== undefined
-        ? `; ${count(row.requests)} requests (minimum ${count(minimum)})`
-        : '';
-    const text = `${ratio.toFixed(2)}x bound ${ms(boundMs)}${kind === 'export' ? ' (goal <= 1.2x)' : ''}${paging}${requests}`;
-    const ok =
-      kind === 'export' ? ratio <= 1.2 && (row.requests === undefined || row.requests <= minimum) : undefined;
-    notes.set(row, { text, ok, label: kind });
-  }
-  const memory = rows.filter((row) => row.kind === 'memory').sort((a, b) => a.leads - b.leads);
-  if (memory.length >= 2) {
-    const [small, big, huge] = memory;
-    const growth = big.peakRssMb / small.peakRssMb;
-    notes.set(small, { text: 'peak RSS reference', ok: undefined });
-    notes.set(big, {
-      text: `${growth.toFixed(2)}x the ${count(small.leads)} run (goal < 100 MB, flat)`,
-      // "Flat": ten times the rows may not cost more than a quarter more memory.
-      ok: big.peakRssMb < 100 && growth <= 1.25,
-      label: 'memory',
-    });
-    // One day's quota on the biggest plan: the pager remembers every id written to stay exact.
-    if (huge) {
-      notes.set(huge, {
-        text: `${(huge.peakRssMb / small.peakRssMb).toFixed(2)}x the ${count(small.leads)} run (goal < 150 MB)`,
-        ok: huge.peakRssMb < 150,
-        label: 'memory, 1,000,000 leads',
-      });
-    }
-  }
-  // A table streams like csv: at most twice its time (issue 22).
-  const csv = find('table-csv');
-  const laidOut = find('table');
-  if (csv && laidOut) {
-    const ratio = laidOut.wallMs / csv.wallMs;
-    notes.set(laidOut, {
-      text: `${ratio.toFixed(2)}x csv (goal <= 2x)`,
-      ok: ratio <= 2,
-      label: 'table vs csv',
-    });
-  }
-  return notes;
+export function median(values) {
+  const sorted = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export function table(rows, notes) {
+/** Median and range of `key` over runs, or of `key` of a over b round by round (`over`). */
+export function spread(runs, key, over) {
+  const values = runs.map((run, i) => (over ? run[key] / over[i]?.[key] : run[key]));
+  const finite = values.filter(Number.isFinite);
+  return { median: median(finite), min: Math.min(...finite), max: Math.max(...finite) };
+}
+
+/** leadctl's own cost over bare Node, in CPU ms: the median of the per-round differences. */
+export const ownCost = (runs, bare) =>
+  median(runs.map((run, i) => run.cpuMs - (bare[i]?.cpuMs ?? Number.NaN)));
+
+const ms = (v) => (v === undefined ? 'n/a' : `${Math.round(v).toLocaleString('en-US')}`);
+const range = ({ median: m, min, max }, digits, unit = '') =>
+  m === undefined ? 'n/a' : `${m.toFixed(digits)}${unit} (${min.toFixed(digits)}-${max.toFixed(digits)})`;
+
+/** The row's verdict against its goal: text, and whether it is met (undefined: a figure only). */
+export function verdict(row) {
+  const { goal, judged = true } = row;
+  if (!goal || !row.leadctl.length) return { text: '', ok: undefined };
+  const checks = [];
+  if (goal.cpu)
+    checks.push([`CPU <= ${goal.cpu}x`, spread(row.leadctl, 'cpuMs', row.ref).median <= goal.cpu]);
+  if (goal.wall)
+    checks.push([`wall <= ${goal.wall}x`, spread(row.leadctl, 'wallMs', row.ref).median <= goal.wall]);
+  if (goal.requests) {
+    const most = Math.max(...row.leadctl.map((run) => run.requests ?? Number.POSITIVE_INFINITY));
+    checks.push([`<= ${goal.requests.toLocaleString('en-US')} requests`, most <= goal.requests]);
+  }
+  if (goal.ownMs) {
+    const own = ownCost(row.leadctl, row.bare);
+    checks.push([`own cost <= ${goal.ownMs} ms CPU`, own <= goal.ownMs]);
+  }
+  if (goal.rssMb) {
+    const most = Math.max(...row.leadctl.map((run) => run.peakRssMb ?? Number.POSITIVE_INFINITY));
+    checks.push([`peak RSS < ${goal.rssMb} MB`, most < goal.rssMb]);
+  }
+  const ok = checks.every(([, met]) => met);
+  const text = checks.map(([what, met]) => `${what} ${met ? '✅' : '❌'}`).join(', ');
+  return judged
+    ? { text, ok }
+    : { text: `${checks.map(([what]) => what).join(', ')}: not judged`, ok: undefined };
+}
+
+export function table(rows) {
   const lines = [
-    '| measurement | runs | wall (median) | CPU user+sys | CPU per 10k rows | peak RSS | requests | rows out | against the goal |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| measure | reference | runs | leadctl CPU ms | reference CPU ms | CPU ratio | wall ratio | own cost over `node -e 0`, CPU ms | peak RSS MB (most) | requests | goal |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const row of rows) {
-    const note = notes.get(row);
-    const verdict = note ? `${note.text}${note.ok === undefined ? '' : note.ok ? ' ✅' : ' ❌'}` : '';
-    const perTenK =
-      row.records > 1000 && row.cpuMs !== undefined ? ms((row.cpuMs / row.records) * 10_000) : '';
+    const { leadctl, ref } = row;
+    const cpuRatio = ref ? range(spread(leadctl, 'cpuMs', ref), 2) : '';
+    const wallRatio = ref ? range(spread(leadctl, 'wallMs', ref), 2) : '';
+    const own = row.bare ? `${ms(ownCost(leadctl, row.bare))}; reference ${ms(ownCost(ref, row.bare))}` : '';
+    const rss = spread(leadctl, 'peakRssMb');
+    const refRss = ref ? ` / ${spread(ref, 'peakRssMb').max.toFixed(0)}` : '';
+    const requests = (runs) => ms(median(runs.map((run) => run.requests)));
     lines.push(
-      `| ${row.name} | ${row.runs} | ${ms(row.wallMs)} | ${ms(row.cpuMs)} | ${perTenK} | ${mb(row.peakRssMb)} | ${count(row.requests)} | ${count(row.records)} | ${verdict} |`,
+      `| ${row.name} | ${row.reference || '-'} | ${leadctl.length} | ${range(spread(leadctl, 'cpuMs'), 0)} | ${ref ? range(spread(ref, 'cpuMs'), 0) : ''} | ${cpuRatio} | ${wallRatio} | ${own} | ${rss.max.toFixed(1)}${refRss} | ${requests(leadctl)}${ref ? ` / ${requests(ref)}` : ''} | ${verdict(row).text} |`,
     );
   }
   return lines.join('\n');
 }
 
+export const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
+
 export function machine() {
   const cpu = cpus();
-  return `${cpu[0]?.model ?? 'unknown CPU'} x ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`;
+  return `${cpu[0]?.model ?? 'unknown CPU'} x ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`;
 }

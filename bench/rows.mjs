@@ -1,8 +1,10 @@
-// `node bench/rows.mjs [--root DIR] [--format csv|tsv|json|ndjson] [--rows N] [--runs N]`: the CPU cost
-// per row of the in-process hot path of an export, without HTTP: JSON.parse + item parsing
-// (parseLeadsPage) and rendering (the format's renderer), on pages of 100 sandbox leads. --root points at
-// another checkout (e.g. one extracted from HEAD) to compare before and after on the same machine.
-// Prints µs per row for parse and render in the first (cold) pass, and the median of --runs more.
+// `node bench/rows.mjs [--root DIR ...] [--format csv|tsv|json|ndjson] [--rows N] [--runs N]`: the CPU of
+// the in-process hot path of an export, without HTTP or writes: the pager over pages of 100 sandbox leads
+// (parse-response: JSON.parse, the exact-number check, the schemas; the id set), the format's renderer,
+// and the writer's joins (a page's rows, then ~64 KB batches). Each --root (a checkout, e.g. one
+// extracted from the commit before a change) is bundled on its own and the passes run interleaved, A B A
+// B ..., so that the machine's load falls on each alike. Prints the median CPU ms of --runs passes after
+// a first cold one, and the parse share.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,41 +14,49 @@ import { build } from 'esbuild';
 
 const { values: opts } = parseArgs({
   options: {
-    root: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
+    root: { type: 'string', multiple: true, default: [fileURLToPath(new URL('..', import.meta.url))] },
     format: { type: 'string', default: 'csv' },
-    rows: { type: 'string', default: '20000' },
+    rows: { type: 'string', default: '200000' },
     runs: { type: 'string', default: '7' },
   },
 });
-const root = resolve(opts.root);
 const PAGE_SIZE = 100;
+const BATCH_CHARS = 64 * 1024;
 
-// The modules under test, bundled from --root's sources (they are TypeScript, and not all are exported).
-const dir = mkdtempSync(join(tmpdir(), 'leadctl-rows-'));
-const file = join(dir, 'rows.mjs');
-const imports = {
-  schemas: 'src/api/schemas.ts',
-  output: 'src/output/index.ts',
-  data: 'src/sandbox/data.ts',
-  resources: 'src/resources.ts',
-};
-await build({
-  stdin: {
-    contents: Object.entries(imports)
-      .map(([name, path]) => `export * as ${name} from ${JSON.stringify(join(root, path))};`)
-      .join('\n'),
-    resolveDir: root,
-    loader: 'js',
-  },
-  outfile: file,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-});
-const { schemas, output, data, resources } = await import(pathToFileURL(file).href);
-rmSync(dir, { recursive: true, force: true });
+/** The modules under test, bundled from a root's sources (TypeScript, not all of them exported). */
+async function load(root) {
+  const dir = mkdtempSync(join(tmpdir(), 'leadctl-rows-'));
+  const file = join(dir, 'rows.mjs');
+  const imports = {
+    parse: 'src/api/parse-response.ts',
+    paging: 'src/api/paging/index.ts',
+    output: 'src/output/index.ts',
+    formats: 'src/output/formats.ts',
+    data: 'src/sandbox/data.ts',
+    resources: 'src/resources.ts',
+  };
+  await build({
+    stdin: {
+      contents: Object.entries(imports)
+        .map(([name, path]) => `export * as ${name} from ${JSON.stringify(join(root, path))};`)
+        .join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: file,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const modules = await import(pathToFileURL(file).href);
+  rmSync(dir, { recursive: true, force: true });
+  return modules;
+}
+
+const roots = opts.root.map((root) => resolve(root));
+const builds = await Promise.all(roots.map(load));
 
 // The bodies a server sends: pages of 100 leads as JSON text, made once, outside the timing.
 const rows = Number(opts.rows);
@@ -55,60 +65,71 @@ const bodies = [];
 for (let page = 0; page * PAGE_SIZE < rows; page++) {
   const leads = [];
   for (let i = page * PAGE_SIZE; i < Math.min(rows, (page + 1) * PAGE_SIZE); i++) {
-    leads.push(data.generateLead(1, i, start - i * 60_000));
+    leads.push(builds[0].data.generateLead(1, i, start - i * 60_000));
   }
   const meta = { page: page + 1, limit: PAGE_SIZE, total: rows, totalPages: Math.ceil(rows / PAGE_SIZE) };
   bodies.push(JSON.stringify({ leads, meta }));
 }
-
-// createRenderer became async when table.ts moved out of the static graph; await works for both.
-const renderer = await output.createRenderer({
-  format: opts.format,
-  defaultFields: resources.RESOURCES.leads.fields,
-  tableFields: resources.RESOURCES.leads.tableFields,
-  header: true,
-  sanitize: true,
-  color: false,
-});
 
 const cpuMs = (since) => {
   const { user, system } = process.cpuUsage(since);
   return (user + system) / 1000;
 };
 
-function pass() {
+async function pass({ parse, paging, output, formats, resources }) {
+  const renderer = await output.createRenderer({
+    format: opts.format,
+    defaultFields: resources.RESOURCES.leads.fields,
+    tableFields: resources.RESOURCES.leads.tableFields,
+    header: true,
+    sanitize: true,
+    color: false,
+  });
   let parseMs = 0;
-  let renderMs = 0;
-  let chars = 0;
-  for (let page = 0; page < bodies.length; page++) {
+  const fetchPage = async (page, limit) => {
     const t0 = process.cpuUsage();
-    const { leads } = schemas.parseLeadsPage(
-      { status: 200, body: bodies[page], contentType: 'application/json' },
-      { page: page + 1, limit: PAGE_SIZE },
+    const { leads, meta } = parse.parseLeadsPage(
+      { status: 200, body: bodies[page - 1], contentType: 'application/json' },
+      { page, limit },
     );
     parseMs += cpuMs(t0);
-    const t1 = process.cpuUsage();
-    // The writer joins row chunks into ~64 KB batches; joining per page is the same work.
+    return { items: leads, meta };
+  };
+  const t0 = process.cpuUsage();
+  let chars = 0;
+  let batch = [];
+  let batchChars = 0;
+  const options = { limit: PAGE_SIZE, concurrency: 4, timeField: 'saved_at' };
+  for await (const items of paging.paginatePages(fetchPage, options)) {
     const chunks = [];
-    for (const lead of leads) chunks.push(renderer.row(lead));
-    chars += chunks.join('').length;
-    renderMs += cpuMs(t1);
+    for (const item of items) chunks.push(renderer.row(item));
+    const text = formats.joinChunks(chunks);
+    batch.push(text);
+    batchChars += text.length;
+    if (batchChars >= BATCH_CHARS) {
+      chars += formats.joinChunks(batch).length;
+      batch = [];
+      batchChars = 0;
+    }
   }
-  return { parseMs, renderMs, chars };
+  chars += formats.joinChunks(batch).length;
+  return { totalMs: cpuMs(t0), parseMs, chars };
 }
 
 const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
-// The first pass runs cold code, as a CLI export does (one pass, in a fresh process); the later ones
-// show the steady state, once the JIT has optimised everything.
-const cold = pass();
-const passes = Array.from({ length: Number(opts.runs) }, pass);
-const perRow = (ms) => ((ms * 1000) / rows).toFixed(2);
-const parse = median(passes.map((p) => p.parseMs));
-const render = median(passes.map((p) => p.renderMs));
-const both = median(passes.map((p) => p.parseMs + p.renderMs));
-console.log(
-  `${root} ${opts.format}, ${rows} rows, first pass: parse ${perRow(cold.parseMs)} µs/row, ` +
-    `render ${perRow(cold.renderMs)} µs/row; median of ${opts.runs} later passes: ` +
-    `parse ${perRow(parse)} µs/row, render ${perRow(render)} µs/row, both ${perRow(both)} µs/row ` +
-    `(${((both / rows) * 10_000).toFixed(1)} ms per 10k rows; ${passes[0].chars} chars out)`,
-);
+const results = roots.map(() => []);
+// The first pass of each build runs cold code; the later ones show the steady state of a long export.
+for (const build of builds) await pass(build);
+for (let run = 0; run < Number(opts.runs); run++) {
+  for (let index = 0; index < builds.length; index++) results[index].push(await pass(builds[index]));
+}
+const first = median(results[0].map((r) => r.totalMs));
+roots.forEach((root, index) => {
+  const total = median(results[index].map((r) => r.totalMs));
+  const parseMs = median(results[index].map((r) => r.parseMs));
+  const all = results[index].map((r) => r.totalMs.toFixed(0)).join(' ');
+  console.log(
+    `${root}: ${opts.format}, ${rows} rows: median ${total.toFixed(0)} ms CPU (${((total / rows) * 10_000).toFixed(1)} ms per 10k rows; ` +
+      `parse ${parseMs.toFixed(0)}), ${(total / first).toFixed(3)}x the first root; runs ${all}; ${results[index][0].chars} chars out`,
+  );
+});

@@ -1,129 +1,162 @@
-// `npm run bench`: builds, then measures start-up, one page, a 20,000-lead export against a server with
-// 20 ms latency (plus two baselines: --concurrency 1 and a curl | jq shell loop) and peak memory at
-// 20,000 vs 200,000 vs 1,000,000 leads. Prints a table of medians; `npm run bench -- --record` also writes
-// bench/RESULTS.md. Every server is local (127.0.0.1) and runs in its own process.
-import { writeFileSync } from 'node:fs';
+// `npm run bench`: builds, then runs every row of the record on every Node given, each beside its
+// reference script in interleaved rounds (scenarios.mjs), and prints one table per Node with paired
+// ratios (report.mjs). Every server is local (127.0.0.1) and runs in its own process.
+//   --node PATH       a Node to run on (repeatable); default this Node and those cached by --record
+//   --record          also install Node 22 and 24 where missing (as .ci/run does), and write
+//                     bench/RESULTS.md and the start-up budget (bench/startup-budget.json)
+//   --short           small sizes, few rounds: a quick look (a minute or two a Node)
+//   --only a,b        only these groups (names below)
+//   --ci              the CI step: the start-up rows, short, on this Node; exits 1 when leadctl's own
+//                     CPU cost over `node -e 0` grew past the budget by more than its margin
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { hasGnuTime, usageSource } from './measure.mjs';
-import { judge, machine, table } from './report.mjs';
+import { usageSource } from './measure.mjs';
+import { load, machine, ownCost, table, verdict } from './report.mjs';
 import { bundleSandbox } from './sandbox.mjs';
 import {
+  checkpointRun,
+  export200k,
   exportAtLatency,
-  incrementalExport,
-  jqAvailable,
-  memoryBySize,
-  startupAndOnePage,
+  exportMillion,
+  floor,
+  startup,
   tableAgainstCsv,
   xlsxAgainstCsv,
 } from './scenarios.mjs';
-import { judgeSync, syncAgainstMinimal } from './sync.mjs';
+import { syncRows } from './sync.mjs';
+
+/** Issue 34's rows run on every Node; the older rows beside them on the first Node only. */
+const GROUPS = {
+  startup: { run: startup, everyNode: true },
+  'export-1m': { run: exportMillion, everyNode: true },
+  'export-200k': { run: export200k, everyNode: true },
+  latency: { run: exportAtLatency, everyNode: true },
+  sync: { run: syncRows, everyNode: true },
+  floor: { run: floor, everyNode: false },
+  table: { run: tableAgainstCsv, everyNode: false },
+  xlsx: { run: xlsxAgainstCsv, everyNode: false },
+  checkpoint: { run: checkpointRun, everyNode: false },
+};
 
 const { values: opts } = parseArgs({
   options: {
-    runs: { type: 'string', default: '30' },
-    'export-runs': { type: 'string', default: '5' },
-    'baseline-runs': { type: 'string', default: '3' },
-    'memory-runs': { type: 'string', default: '3' },
-    'table-leads': { type: 'string', default: '10000' },
-    leads: { type: 'string', default: '20000' },
-    'big-leads': { type: 'string', default: '200000' },
-    'huge-leads': { type: 'string', default: '1000000' },
-    'xlsx-leads': { type: 'string', default: '1000000' },
-    latency: { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '4' },
-    'sync-leads': { type: 'string', default: '100000' },
+    node: { type: 'string', multiple: true },
     record: { type: 'boolean', default: false },
-    // e.g. `--only export,memory`: run only these groups (startup, export, checkpoint, memory, table, xlsx, sync).
-    only: { type: 'string', default: 'startup,export,checkpoint,memory,table,xlsx,sync' },
+    short: { type: 'boolean', default: false },
+    ci: { type: 'boolean', default: false },
+    only: { type: 'string', default: Object.keys(GROUPS).join(',') },
+    rounds: { type: 'string' },
   },
 });
-const only = new Set(opts.only.split(','));
-const int = (name) => {
-  const value = Number(opts[name]);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number >= 1`);
-  return value;
-};
-const PAGE_SIZE = 100; // leadctl's page size with --all
-
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BUDGET = join(root, 'bench/startup-budget.json');
 const log = (text) => process.stderr.write(`bench: ${text}\n`);
+
+/** Node majors CI runs beside this one, cached where --record installs them. */
+const CACHE = join(root, 'node_modules/.cache/leadctl-bench');
+const cachedNode = (major) => join(CACHE, `node${major}`, 'node_modules/.bin/node');
+function nodes() {
+  if (opts.node) return opts.node;
+  if (opts.ci) return [process.execPath];
+  for (const major of opts.record ? [22, 24] : []) {
+    if (existsSync(cachedNode(major))) continue;
+    log(`installing Node ${major} into ${CACHE}…`);
+    mkdirSync(join(CACHE, `node${major}`), { recursive: true });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        join(CACHE, `node${major}`),
+        '--no-audit',
+        '--no-fund',
+        '--no-save',
+        `node@${major}`,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+  }
+  return [process.execPath, ...[22, 24].map(cachedNode).filter((file) => existsSync(file))];
+}
+
+const groups = opts.ci ? ['startup'] : opts.only.split(',');
+for (const name of groups)
+  if (!GROUPS[name]) throw new Error(`unknown group ${name}: ${Object.keys(GROUPS).join(', ')}`);
+const short = opts.short || opts.ci;
+const rounds = (n) => (opts.rounds ? Number(opts.rounds) : n);
+
 const started = Date.now();
 const sandbox = await bundleSandbox();
-const rows = [];
+// Ctrl-C or a kill still removes the bench's temp folders (exit handlers) and ends its servers (IPC).
+process.on('exit', () => sandbox.remove());
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const sections = [];
+const budget = JSON.parse(readFileSync(BUDGET, 'utf8'));
+const overBudget = [];
 try {
-  if (only.has('startup')) log(`start-up and one page, ${int('runs')} interleaved rounds…`);
-  if (only.has('startup')) rows.push(...(await startupAndOnePage(sandbox.file, { runs: int('runs') })));
-  if (only.has('export')) log(`export of ${int('leads')} leads at ${int('latency')} ms per request…`);
-  if (only.has('export'))
-    rows.push(
-      ...(await exportAtLatency(sandbox.file, {
-        leads: int('leads'),
-        latencyMs: int('latency'),
-        concurrency: int('concurrency'),
-        runs: int('export-runs'),
-        baselineRuns: int('baseline-runs'),
-      })),
-    );
-  if (only.has('checkpoint')) log(`checkpoint run: 250 new leads on top of ${int('leads')}…`);
-  if (only.has('checkpoint'))
-    rows.push(
-      ...(await incrementalExport(sandbox.file, {
-        leads: int('leads'),
-        added: 250,
-        latencyMs: int('latency'),
-        runs: int('export-runs'),
-      })),
-    );
-  if (only.has('memory'))
-    log(`peak memory at ${int('leads')} vs ${int('big-leads')} vs ${int('huge-leads')} leads…`);
-  if (only.has('memory'))
-    rows.push(
-      ...(await memoryBySize(sandbox.file, {
-        sizes: [int('leads'), int('big-leads'), int('huge-leads')],
-        runs: int('memory-runs'),
-      })),
-    );
-  if (only.has('table')) log(`table against csv, ${int('table-leads')} leads…`);
-  if (only.has('table'))
-    rows.push(
-      ...(await tableAgainstCsv(sandbox.file, { leads: int('table-leads'), runs: int('export-runs') })),
-    );
-  if (only.has('xlsx')) log(`xlsx against csv, ${int('xlsx-leads')} leads…`);
-  if (only.has('xlsx'))
-    rows.push(
-      ...(await xlsxAgainstCsv(sandbox.file, { leads: int('xlsx-leads'), runs: int('memory-runs') })),
-    );
-  if (only.has('sync')) log(`sync of ${int('sync-leads')} leads against a minimal fetch + insert script…`);
-  if (only.has('sync'))
-    rows.push(
-      ...(await syncAgainstMinimal(sandbox.file, { leads: int('sync-leads'), runs: int('memory-runs') })),
-    );
+  for (const [index, node] of nodes().entries()) {
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const before = load();
+    const rows = [];
+    for (const name of groups) {
+      if (!GROUPS[name].everyNode && index > 0) continue;
+      log(`${version}: ${name}…`);
+      rows.push(...(await GROUPS[name].run({ node, version, sandbox: sandbox.file, short, rounds })));
+    }
+    sections.push({ version, rows, load: `${before} at the start, ${load()} at the end` });
+    const major = version.slice(1).split('.')[0];
+    for (const row of rows.filter((r) => r.bare)) {
+      const own = ownCost(row.leadctl, row.bare);
+      const recorded = budget.ownCostMs[major]?.[row.name];
+      if (opts.record && !short) {
+        budget.ownCostMs[major] = { ...budget.ownCostMs[major], [row.name]: Math.round(own) };
+      } else if (recorded !== undefined && own > recorded * (1 + budget.marginShare) + budget.marginMs)
+        overBudget.push(
+          `${version} ${row.name}: ${own.toFixed(0)} ms over node -e 0; budget ${recorded} ms + ${budget.marginShare * 100}% + ${budget.marginMs} ms`,
+        );
+    }
+  }
 } finally {
   sandbox.remove();
 }
 
-const notes = judge(rows, { pageSize: PAGE_SIZE });
-judgeSync(rows, notes);
-const missed = [...notes.values()].filter((note) => note.ok === false);
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-const footnotes = [
-  `Machine: ${machine()}.`,
-  `Command: \`${command}\` (${((Date.now() - started) / 1000).toFixed(0)} s). CPU and peak RSS: ${usageSource}; wall: measured around the child process.`,
-  `Export bound = ceil(leads / ${PAGE_SIZE}) pages x latency / concurrency. Rows out include the header line.`,
-  jqAvailable()
-    ? 'jq and curl are installed: the shell-loop baseline ran (it stops at the first empty page, one extra request).'
-    : 'jq or curl is not installed: the shell-loop baseline was skipped.',
-  hasGnuTime ? '' : 'GNU time is missing: the shell-loop baseline has no CPU or memory figures.',
-].filter(Boolean);
-const output = `${table(rows, notes)}\n\n${footnotes.map((line) => `- ${line}`).join('\n')}\n`;
+const missed = sections.flatMap(({ version, rows }) =>
+  rows.filter((row) => verdict(row).ok === false).map((row) => `${version} ${row.name}`),
+);
+const output = [
+  ...sections.map(
+    ({ version, rows, load: l }) =>
+      `## Node ${version}\n\nLoad average (1, 5, 15 min): ${l}.\n\n${table(rows)}`,
+  ),
+  [
+    `- Machine: ${machine()}.`,
+    `- Command: \`${command}\` (${((Date.now() - started) / 1000).toFixed(0)} s). CPU (user+sys) and peak RSS: ${usageSource}; wall: around the child process.`,
+    '- Ratios: leadctl over its reference in the same round, median (min-max) over the rounds; the reference scripts are bench/ref-*.mjs.',
+    '- Own cost: CPU ms over `node -e 0` in the same round, median of the differences (the start-up budget of `--ci`).',
+  ].join('\n'),
+].join('\n\n');
 process.stdout.write(
-  `\n${output}\n${missed.length ? `goals missed: ${missed.map((n) => n.label).join(', ')}` : 'all goals met'}\n`,
+  `\n${output}\n\n${missed.length ? `goals missed: ${missed.join('; ')}` : 'all goals met'}\n`,
 );
 
 if (opts.record) {
   const date = new Date().toISOString().slice(0, 10);
   writeFileSync(
     new URL('RESULTS.md', import.meta.url),
-    `# Benchmark results\n\nRecorded ${date} by \`${command}\`; see bench/run.mjs for what each row runs.\n\n${output}`,
+    `# Benchmark results\n\nRecorded ${date} by \`${command}\`; bench/scenarios.mjs says what each row runs, docs/performance.md why.\n\n${output}\n`,
   );
-  log('wrote bench/RESULTS.md');
+  if (!short) writeFileSync(BUDGET, `${JSON.stringify(budget, null, 2)}\n`);
+  log('wrote bench/RESULTS.md and bench/startup-budget.json');
+}
+if (overBudget.length) {
+  process.stderr.write(
+    `bench: start-up grew past its budget (bench/startup-budget.json):\n  ${overBudget.join('\n  ')}\n`,
+  );
+  process.exitCode = 1;
 }

@@ -1,7 +1,8 @@
-// `npm run bench -- --only sync`: `leadctl sync` of N leads against bench/sync-minimal.mjs, the same
+// `npm run bench -- --only sync`: `leadctl sync` of 100,000 leads (5,000 with --short) against bench/sync-minimal.mjs, the same
 // fetches and the same rows in one transaction per page, in interleaved rounds on one server without
 // latency, into SQLite (Node 22.13+) and into PostgreSQL (a throwaway cluster, test/helpers/postgres-cluster.ts,
 // or BENCH_POSTGRES_URL with PGPASSWORD). Each round starts from an empty database.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { measure } from './measure.mjs';
 import { startServer } from './sandbox.mjs';
-import { summarise } from './stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/leadctl.cjs');
@@ -35,13 +35,17 @@ async function postgres() {
   return cluster;
 }
 
-export async function syncAgainstMinimal(bundle, { leads, runs }) {
+/** `leadctl sync` against bench/sync-minimal.mjs, per engine; goal: within 1.15x (issue 34). */
+export async function syncRows({ node, sandbox, short, rounds }) {
+  const leads = short ? 5_000 : 100_000;
   const dir = mkdtempSync(join(tmpdir(), 'leadctl-bench-sync-'));
-  const server = await startServer(bundle, { leads, latencyMs: 0 });
-  const hasSqlite = process.getBuiltinModule?.('node:sqlite') !== undefined;
+  const server = await startServer(sandbox, { leads, latencyMs: 0 });
+  const hasSqlite = spawnSync(node, ['-e', "require('node:sqlite')"], { stdio: 'ignore' }).status === 0;
   const cluster = await postgres();
-  process.env.PGPASSWORD = cluster.password;
-  const pg = new (await import('pg')).default.Client(cluster.url);
+  const pg = new (await import('pg')).default.Client({
+    connectionString: cluster.url,
+    password: cluster.password,
+  });
   await pg.connect();
   const env = {
     ...process.env,
@@ -52,62 +56,50 @@ export async function syncAgainstMinimal(bundle, { leads, runs }) {
     LEADCTL_API_KEY: server.apiKey,
   };
   let fresh = 0;
-  const targets = {
+  const databases = {
     sqlite: async () => join(dir, `${++fresh}.db`),
     postgres: async () => {
       const name = `bench_${++fresh}`;
       await pg.query(`CREATE DATABASE ${name}`);
       const url = new URL(cluster.url);
       url.pathname = `/${name}`;
+      url.password = '';
       return url.href;
     },
   };
+  const engines = hasSqlite ? ['sqlite', 'postgres'] : ['postgres'];
   const count = leads.toLocaleString('en-US');
-  const cases = ['sqlite', 'postgres']
-    .filter((engine) => engine === 'postgres' || hasSqlite)
-    .flatMap((engine) => [
-      {
-        name: `leadctl sync, ${count} leads, ${engine}`,
-        kind: `sync-${engine}`,
-        args: (db) => [BIN, 'sync', '-q', '--db', db],
-      },
-      {
-        name: `minimal fetch + insert script, ${count} leads, ${engine}`,
-        kind: `sync-${engine}-floor`,
-        args: (db) => [MINIMAL, server.url, server.apiKey, db],
-      },
-    ]);
-  const results = new Map(cases.map((c) => [c.name, []]));
   try {
-    for (let round = 0; round < runs; round++) {
-      for (const c of cases) {
-        const db = await targets[c.kind.split('-')[1]]();
-        await server.takeRequests();
-        const result = await measure(process.execPath, c.args(db), { env, timeoutMs: 900_000 });
-        if (result.exitCode !== 0) throw new Error(`${c.name} exited ${result.exitCode}:\n${result.stderr}`);
-        results.get(c.name).push({ ...result, ...(await server.takeRequests()) });
+    const rows = [];
+    for (const engine of engines) {
+      const runs = [[], []];
+      const commands = [
+        (db) => [BIN, 'sync', '-q', '--db', db],
+        (db) => [MINIMAL, server.url, server.apiKey, db],
+      ];
+      for (let round = 0; round < rounds(short ? 2 : 5); round++) {
+        for (const [index, args] of commands.entries()) {
+          const db = await databases[engine]();
+          await server.takeRequests();
+          const result = await measure(node, args(db), { env, timeoutMs: 900_000 });
+          if (result.exitCode !== 0)
+            throw new Error(`sync (${engine}) exited ${result.exitCode}:\n${result.stderr}`);
+          runs[index].push(Object.assign(result, await server.takeRequests()));
+        }
       }
+      rows.push({
+        name: `\`sync\`, ${count} leads, ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`,
+        reference: 'bench/sync-minimal.mjs (the same fetches and inserts)',
+        leadctl: runs[0],
+        ref: runs[1],
+        goal: { cpu: 1.15, wall: 1.15 },
+      });
     }
-    return cases.map((c) => ({ name: c.name, kind: c.kind, leads, ...summarise(results.get(c.name)) }));
+    return rows;
   } finally {
     await pg.end();
     cluster.stop();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Each engine's pair: leadctl over the minimal script, wall and CPU (goal: within 1.15x, issue 34). */
-export function judgeSync(rows, notes) {
-  for (const row of rows.filter((r) => /^sync-\w+$/.test(r.kind))) {
-    const floor = rows.find((r) => r.kind === `${row.kind}-floor`);
-    if (!floor) continue;
-    const wall = row.wallMs / floor.wallMs;
-    const cpu = row.cpuMs / floor.cpuMs;
-    notes.set(row, {
-      text: `wall ${wall.toFixed(2)}x, CPU ${cpu.toFixed(2)}x the minimal script (goal <= 1.15x)`,
-      ok: wall <= 1.15 && cpu <= 1.15,
-      label: row.kind,
-    });
   }
 }

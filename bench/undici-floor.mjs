@@ -1,7 +1,7 @@
 // The floor of an export on this machine: undici alone, in the request pattern any pager that keeps
 // every item exactly once must follow (src/api/paging): page 1 on its own (its total says how many pages
 // there are, and every later page must be sent after it was read), then the other pages `concurrency`
-// at a time, then one last request after the last answer (leadctl's closing head read). Each body is
+// at a time. Each body is
 // read as text and dropped: no parsing, paging checks or output. Whatever this takes beyond the bound
 // is the server, the network stack and the HTTP client, which no pager can win back.
 // Usage: undici-floor.mjs <base-url> <api-key> <concurrency> <pages>   (nothing on stdout)
@@ -26,5 +26,4 @@ async function worker() {
   while (next <= Number(pages)) await get(next++, 100);
 }
 await Promise.all(Array.from({ length: Number(concurrency) }, worker));
-await get(1, 100);
 await agent.close();

@@ -45,6 +45,38 @@ describe('paginate on a list that does not change', () => {
     });
   }
 
+  for (const concurrency of [2, 4, 8, 16]) {
+    it(`spends only its pages when every pipelined item is older than the first page, at concurrency ${concurrency}`, async () => {
+      // 1,000,000 leads within 10,000 requests: the times on pages 2.. vouch for the window.
+      const server = answeringServer(1000);
+      const items = await all(paginate(server.fetchPage, { limit: 5, concurrency, timeField: 'saved_at' }));
+      expect(items).toHaveLength(1000);
+      expect(server.calls).toHaveLength(200);
+      expect(server.headReads()).toEqual([]);
+    });
+  }
+
+  it('reads the head once when a pipelined item is as new as the newest on the first page', async () => {
+    const list = new FakeList(40);
+    const newest = list.items[0]?.saved_at;
+    (list.items[22] as FakeLead).saved_at = newest as string;
+    const server = new FakeServer(list);
+    server.autoRespond = () => {};
+    const items = await all(paginate(server.fetchPage, { limit: 7, concurrency: 3, timeField: 'saved_at' }));
+    expect(items).toHaveLength(40);
+    expect(server.dataRequests()).toEqual(['1:7', '2:7', '3:7', '4:7', '5:7', '6:7']);
+    expect(server.headReads()).toHaveLength(1);
+  });
+
+  it('reads the head once when a pipelined item has no time', async () => {
+    const list = new FakeList(40);
+    (list.items[30] as FakeLead).saved_at = 'not a time';
+    const server = new FakeServer(list);
+    server.autoRespond = () => {};
+    await all(paginate(server.fetchPage, { limit: 7, concurrency: 3, timeField: 'saved_at' }));
+    expect(server.headReads()).toHaveLength(1);
+  });
+
   it('makes no probe at concurrency 1', async () => {
     const server = answeringServer(40);
     await all(paginate(server.fetchPage, { limit: 10, concurrency: 1 }));

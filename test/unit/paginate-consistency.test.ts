@@ -121,10 +121,10 @@ describe('paginate while the list changes', () => {
           }
         });
         expect(items.map((item) => item.id)).toEqual(initialIds);
-        // Pages read alongside each other are certified by one head read at the end: it finds the
-        // first page behind the 3 new leads, with nothing deleted, so nothing is read again.
+        // Every lead on pages 2.. is older than the newest on page 1, so no page of them was saved
+        // during the run: the pages vouch for themselves, and no head read is spent.
         expect(server.dataRequests()).toEqual(['1:5', '2:5', '3:5', '4:5']);
-        expect(server.headReads()).toHaveLength(concurrency === 1 ? 0 : 1);
+        expect(server.headReads()).toHaveLength(0);
       });
     });
   }
@@ -167,6 +167,9 @@ describe('paginate while the list changes', () => {
     expect(items.map((item) => item.id)).toEqual(['lead-6', 'lead-5', 'lead-4', 'lead-3', 'lead-2']);
   });
 });
+
+/** Seeds a setting; a longer search: PAGINATE_SEEDS=3000 npx vitest run test/unit/paginate-consistency.test.ts */
+const SEEDS = Number(process.env.PAGINATE_SEEDS ?? 150);
 
 describe('paginate under random saves and removals (seeded)', () => {
   async function randomRun(seed: number, concurrency: number, withTimeField: boolean): Promise<void> {
@@ -238,8 +241,8 @@ describe('paginate under random saves and removals (seeded)', () => {
   for (let concurrency = 1; concurrency <= 8; concurrency += 1) {
     for (const withTimeField of [true, false]) {
       const label = withTimeField ? 'with a timeField' : 'without a timeField';
-      it(`keeps the promise over 150 runs at concurrency ${concurrency}, ${label}`, async () => {
-        for (let seed = 1; seed <= 150; seed += 1) {
+      it(`keeps the promise over ${SEEDS} runs at concurrency ${concurrency}, ${label}`, async () => {
+        for (let seed = 1; seed <= SEEDS; seed += 1) {
           await randomRun(seed * 7919 + concurrency, concurrency, withTimeField);
         }
       });

@@ -16,6 +16,29 @@ describe('IdSet', () => {
     }
   });
 
+  it('says whether an id was new as it adds it, for UUIDs and other ids alike', () => {
+    const ids = new IdSet();
+    for (const id of [
+      '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      'lead-1',
+      '00000000-0000-0000-0000-000000000000',
+    ]) {
+      expect(ids.add(id)).toBe(true);
+      expect(ids.add(id)).toBe(false);
+    }
+    expect(ids.add('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4e')).toBe(true);
+  });
+
+  it('refuses to pack a UUID with a character that is not a lowercase hex digit in any group', () => {
+    const ids = new IdSet();
+    for (const at of [0, 9, 14, 19, 24, 35]) {
+      const odd = `${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(0, at)}g${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(at + 1)}`;
+      ids.add(odd);
+      expect(ids.has(odd)).toBe(true);
+      expect(ids.has('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')).toBe(false);
+    }
+  });
+
   it('tells apart UUIDs that differ in one digit or only in case', () => {
     const ids = new IdSet();
     ids.add('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d');

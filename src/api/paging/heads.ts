@@ -111,9 +111,7 @@ export class HeadReads<T> {
    * saved or deleted up to then, so the item was re-saved before the run and is old. Each such read
    * raises the bar, so a list with re-saved items costs one read per newer time, not one per page.
    */
-  async oldDespiteTime(result: PageResult<T>): Promise<boolean> {
-    const times = result.items.map((item) => this.lens.timeOf(item) ?? Number.NEGATIVE_INFINITY);
-    const newest = Math.max(Number.NEGATIVE_INFINITY, ...times);
+  async oldDespiteTime(newest: number): Promise<boolean> {
     if (newest <= this.anchor.newestMs) return true;
     const head = await this.read();
     if (head.saved !== 0 || head.total !== this.anchor.total) return false;

@@ -34,8 +34,16 @@ const ODD_PAGE_RETRIES = 1;
 
 /** The page that ended the window by disagreeing with the anchor: later than the anchor, so judged, not re-read. */
 type Disagreed<T> = { page: number; result: PageResult<T> };
-/** What the window read: `trusted` pages from 3 on, whether maxItems or since stopped it, and the page that disagreed. */
-type WindowRead<T> = { trusted: number; stop: boolean; disagreed: Disagreed<T> | undefined };
+/**
+ * What the window read: `trusted` pages from 3 on, whether maxItems or since stopped it, the page that
+ * disagreed, and whether every item it wrote is older than the first page's newest (which vouches for it).
+ */
+type WindowRead<T> = {
+  trusted: number;
+  stop: boolean;
+  disagreed: Disagreed<T> | undefined;
+  olderThanFirst: boolean;
+};
 /** After the window: the run is over, or the careful walk resumes (with the page that disagreed, if kept). */
 type Resume<T> = { done: boolean; disagreed?: Disagreed<T> | undefined };
 
@@ -151,9 +159,13 @@ class Walk<T extends Record<string, unknown>> {
     let trusted = 0; // pages from 3 on: read alongside their predecessor, they rest on the anchor holding
     let stop = false;
     let disagreed: Disagreed<T> | undefined;
+    const firstNewest = this.#anchor.newestMs;
+    let olderThanFirst = this.#options.timeField !== undefined && Number.isFinite(firstNewest);
     for (let page = 2; page <= window.plan.last && !stop; page += 1) {
       const result = await this.#data(window.take(page), page);
-      if (!this.#agreesWithAnchor(page, result) || !(await this.#heads.oldDespiteTime(result))) {
+      const { newest, untimed } = this.#newestTime(result.items);
+      olderThanFirst &&= !untimed && newest < firstNewest;
+      if (!this.#agreesWithAnchor(page, result) || !(await this.#heads.oldDespiteTime(newest))) {
         disagreed = { page, result };
         break;
       }
@@ -164,21 +176,24 @@ class Walk<T extends Record<string, unknown>> {
       yield* this.#handOut(taken.batch);
     }
     window.discard();
-    return { trusted, stop, disagreed };
+    return { trusted, stop, disagreed, olderThanFirst };
   }
 
   /**
    * Phase 3: one head read vouches for the pages read alongside each other (none need it when page 2
    * was the only one). Returns `done` when the run may end here, else where the careful walk resumes.
    */
-  async #certifyWindow({ trusted, stop, disagreed }: WindowRead<T>): Promise<Resume<T>> {
+  async #certifyWindow({ trusted, stop, disagreed, olderThanFirst }: WindowRead<T>): Promise<Resume<T>> {
     const reachedEnd = () => stop || this.#cursor.covered >= this.#cursor.total;
     // Page 2 alone needs no vouching when the window ends with it. When a later page disagreed, that
     // page was read alongside page 2, its snapshot maybe the earlier, so it cannot be judged against
     // the cursor page 2 left: the head read vouches for page 2 (a page of items saved meanwhile agrees
     // with the anchor) and the walk goes on from its snapshot.
     if (disagreed?.page === 2) return { done: false, disagreed };
-    if (trusted === 0 && !disagreed) return { done: reachedEnd() };
+    // Nor do pages whose every item is older than the first page's newest: a pipelined page can only
+    // hide an owed item when it is made wholly of items saved during the run (README.md, invariant 3),
+    // and an item saved during the run is at least as new as everything on the first page.
+    if ((trusted === 0 || olderThanFirst) && !disagreed) return { done: reachedEnd() };
     const head = await this.#heads.certify(this.#pageSize);
     if (!head.certified && stop) throw uncertifiable(this.#ledger, this.#progress.itemsYielded);
     if (head.certified && !disagreed) return { done: reachedEnd() };
@@ -270,19 +285,19 @@ class Walk<T extends Record<string, unknown>> {
     let stop = done;
     for (const item of items) {
       const id = this.#idOf(item);
-      if (id !== undefined && this.#written.has(id)) {
-        this.#ledger.repeats += 1;
-        continue;
-      }
       if (since && timeField !== undefined) {
         const ms = this.#timeOf(item);
-        if (ms !== undefined && ms <= since.getTime()) {
+        if (ms !== undefined && ms <= since.getTime() && !(id !== undefined && this.#written.has(id))) {
           this.#ledger.stoppedEarly = true;
           stop = true;
           break;
         }
       }
-      if (id !== undefined) this.#written.add(id);
+      // One lookup: add() says whether the id was written already.
+      if (id !== undefined && !this.#written.add(id)) {
+        this.#ledger.repeats += 1;
+        continue;
+      }
       batch.push(item);
       if (this.#progress.itemsYielded + batch.length >= this.#maxItems) {
         this.#ledger.stoppedEarly = true;
@@ -322,6 +337,18 @@ class Walk<T extends Record<string, unknown>> {
     this.#progress.total = total;
     this.#progress.totalPages = result.meta.totalPages;
     return result;
+  }
+
+  /** The newest time on a page, and whether an item has none. */
+  #newestTime(items: T[]): { newest: number; untimed: boolean } {
+    let newest = Number.NEGATIVE_INFINITY;
+    let untimed = false;
+    for (const item of items) {
+      const ms = this.#timeOf(item);
+      if (ms === undefined) untimed = true;
+      else newest = Math.max(newest, ms);
+    }
+    return { newest, untimed };
   }
 
   #timeOf(item: T): number | undefined {
