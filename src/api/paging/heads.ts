@@ -5,7 +5,6 @@
 import { deletedSinceAnchor, windowCertified } from './positions.js';
 import type { Ledger } from './reconcile.js';
 import type { Requests } from './requests.js';
-import type { PageResult } from './types.js';
 
 /** The head read asks for the most the API gives: the further it sees, the more it can certify. */
 const HEAD_LIMIT = 100;
