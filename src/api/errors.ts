@@ -13,6 +13,10 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
+/** The signals that stop a run cleanly, and their exit codes (128 + the signal's number, as shells report). */
+export const INTERRUPT_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+export type InterruptSignal = keyof typeof INTERRUPT_EXIT;
+
 export class LeadError extends Error {
   readonly exitCode: number;
   readonly hint: string | undefined;
@@ -138,15 +142,15 @@ export class ProtocolError extends LeadError {
  * (A reason that is itself a LeadError, such as the CLI's InterruptedError, is rejected as it is.)
  */
 export class AbortedError extends LeadError {
-  constructor(message = 'the call was aborted', cause?: unknown) {
-    super(message, { exitCode: ExitCode.interrupted, ...(cause === undefined ? {} : { cause }) });
+  constructor(message = 'the call was aborted', cause?: unknown, exitCode: number = ExitCode.interrupted) {
+    super(message, { exitCode, ...(cause === undefined ? {} : { cause }) });
   }
 }
 
-/** Ctrl-C or SIGTERM. Exit 130. */
+/** SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed): exit 130, 143 or 129. */
 export class InterruptedError extends AbortedError {
-  constructor(message = 'interrupted') {
-    super(message);
+  constructor(readonly signal: InterruptSignal = 'SIGINT') {
+    super(signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`, undefined, INTERRUPT_EXIT[signal]);
   }
 }
 

@@ -8,6 +8,7 @@
 // stored key and says which one it removed. Both write through config/profiles.ts (locked, 0600).
 import {
   AuthError,
+  abortErrorFor,
   ForbiddenError,
   InterruptedError,
   LeadError,
@@ -147,7 +148,9 @@ async function askLine(io: CommandContext['io'], question: string, signal: Abort
     return (await lines.question(question, { signal })).trim();
   } catch (error) {
     // readline rejects with an AbortError both for Ctrl-C typed in it and for the run's signal.
-    if ((error as { code?: string }).code === 'ABORT_ERR') throw new InterruptedError();
+    if ((error as { code?: string }).code === 'ABORT_ERR') {
+      throw signal.aborted ? abortErrorFor(signal.reason) : new InterruptedError();
+    }
     throw error;
   } finally {
     lines.close();

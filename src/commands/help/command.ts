@@ -191,10 +191,12 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
     code: 7,
     when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
   },
+  { code: 129, when: 'SIGHUP (the terminal closed): stopped as on Ctrl-C' },
   {
     code: 130,
-    when: 'interrupted (Ctrl-C or SIGTERM); the rows received are left in the partial file stderr names',
+    when: 'interrupted (Ctrl-C): the rows received are left in the partial file stderr names, locks released',
   },
+  { code: 143, when: 'SIGTERM (kill, a service manager): stopped as on Ctrl-C' },
 ];
 
 /** The rows as README markdown cells (empty cells stay empty), for the README comparison. */

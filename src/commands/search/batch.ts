@@ -3,7 +3,7 @@
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
 import type { ClientHooks } from '../../api/client.js';
-import { InterruptedError, UsageError, ValidationError } from '../../api/errors.js';
+import { abortErrorFor, UsageError, ValidationError } from '../../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
 import { loadBatchPlan } from '../../batch/load-input.js';
 import { openBatchTarget } from '../../batch/open-target.js';
@@ -240,7 +240,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape, plan.inputWords)}`,
       );
     }
-    const error = stopError(result.stop, flags.maxRequests, totals.notRun);
+    const error = stopError(result.stop, flags.maxRequests, totals.notRun, ctx.signal);
     if (!keepsNothing && output.partialPath) notePartialFile(error, output.partialPath);
     throw error;
   } finally {
@@ -277,8 +277,13 @@ function requestBudget(
   };
 }
 
-function stopError(stop: BatchStop, maxRequests: number | undefined, notRun: number): unknown {
-  if (stop.kind === 'interrupted') return new InterruptedError();
+function stopError(
+  stop: BatchStop,
+  maxRequests: number | undefined,
+  notRun: number,
+  signal: AbortSignal,
+): unknown {
+  if (stop.kind === 'interrupted') return abortErrorFor(signal.reason);
   if (stop.kind === 'request-cap') return requestCapError(maxRequests ?? 0, notRun);
   return stop.error;
 }
