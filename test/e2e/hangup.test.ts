@@ -185,3 +185,17 @@ describe.skipIf(!HAS_NODE_SQLITE)(`sync${HAS_NODE_SQLITE ? '' : ` (skipped: ${EN
     expect(rerun.stderr).toMatch(/leads \d+ new/);
   });
 });
+
+describe('one search', () => {
+  it('Ctrl-C while the search is at the server: exit 130, saying it may have spent a live search', async () => {
+    const { env } = workspace();
+    const sandbox = await sandboxWith();
+    const args = ['search', 'plumber', '-l', 'Austin', '--json', ...auth(sandbox)];
+    const stopped = await signalAt(sandbox, 1, 'SIGINT', args, env);
+    expect(stopped.exitCode).toBe(130);
+    expect(String(stopped.stderr)).toBe(
+      'leadctl: warning: the search was sent: it may have spent a live search\nleadctl: interrupted\n',
+    );
+    expect(String(stopped.stdout)).toBe('');
+  });
+});

@@ -1,5 +1,5 @@
 // One search: validate everything before the request, then write the results like any list.
-import { UsageError } from '../../api/errors.js';
+import { AbortedError, UsageError } from '../../api/errors.js';
 import { withItemSink } from '../../output/item-sink.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
@@ -45,8 +45,15 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
   let session: Awaited<ReturnType<typeof openSession>>;
+  /** Whether the search reached the server and was not refused (4xx): it may have spent a live search. */
+  let mayHaveRun = false;
   try {
-    session = await openSession(ctx);
+    session = await openSession(ctx, {
+      onAttempt: (event) => {
+        const refused = event.status !== undefined && event.status >= 400 && event.status < 500;
+        mayHaveRun ||= event.sent === true && !refused;
+      },
+    });
   } catch (error) {
     memory?.close();
     throw error;
@@ -94,6 +101,11 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     // Stored once the output is committed: --new-only never counts as seen what was not written.
     if (sent) memory?.record(ask, sent.results, sent);
     ui.notice(footer);
+  } catch (error) {
+    if (error instanceof AbortedError && mayHaveRun) {
+      ui.warn('the search was sent: it may have spent a live search');
+    }
+    throw error;
   } finally {
     ui.stopProgress();
     memory?.close();
