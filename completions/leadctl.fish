@@ -235,6 +235,7 @@ complete -c leadctl -n '__leadctl_within "leadctl search"' -l bom -d 'csv, tsv: 
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-bom -d 'csv, tsv: no byte-order mark, though the profile\'s bom is true'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -l no-sanitize -d 'csv, tsv: don\'t neutralize cells a spreadsheet would run as formulas'
 complete -c leadctl -n '__leadctl_within "leadctl search"' -s o -l output -r -F -d 'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)'
+complete -c leadctl -n '__leadctl_within "leadctl search"' -l append -d 'csv, tsv, ndjson: add rows to the -o file (header only when new)'
 # leadctl config
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a set -d 'store a value; with no value, api-key is read from stdin or a hidden prompt'
 complete -c leadctl -n '__leadctl_argument_at "leadctl config" 0' -a get -d 'print a stored value (api-key masked unless --reveal)'

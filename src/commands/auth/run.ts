@@ -10,7 +10,6 @@ import {
   AuthError,
   abortErrorFor,
   ForbiddenError,
-  InterruptedError,
   LeadError,
   NetworkError,
   ServerError,
@@ -40,6 +39,7 @@ import {
 } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
 import { explainRejectedKey } from '../../ui/error-lines.js';
+import { safeForStderr } from '../../ui/ui.js';
 import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
@@ -63,12 +63,17 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   if (!flags.withToken && !io.stdin.isTTY) {
     throw new UsageError(
       'auth login asks for the key on a terminal, and standard input is not one',
-      `pipe the key in: echo "$LEAD_API_KEY" | ${leadctl} auth login --with-token`,
+      `pipe the key in: echo "$LEADCTL_API_KEY" | ${leadctl} auth login --with-token`,
     );
   }
-  const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
-    kind: 'argument',
-  });
+  let apiKey: string | undefined;
+  while (apiKey === undefined) {
+    apiKey = await unlessRefused(ctx, terminal, async () =>
+      parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
+        kind: 'argument',
+      }),
+    );
+  }
 
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
@@ -135,23 +140,53 @@ async function chooseBaseUrl(
       `give it: ${at.leadctl} auth login --base-url <url>${ctx.io.stdin.isTTY ? '' : ' --with-token'}`,
     );
   }
-  const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
-  if (typed === '') throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
-  return parseConfigValue('base-url', typed, { kind: 'argument' });
+  for (;;) {
+    const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
+    if (typed === undefined) throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
+    const url = await unlessRefused(ctx, true, () =>
+      parseConfigValue('base-url', typed, { kind: 'argument' }),
+    );
+    if (url !== undefined) return url;
+  }
 }
 
-/** One line typed on the terminal, echoed as usual. Ctrl-C there, or SIGINT/SIGTERM, is an interrupt. */
-async function askLine(io: CommandContext['io'], question: string, signal: AbortSignal): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const lines = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+/**
+ * On a terminal, a value leadctl cannot use is said, and undefined returned for the caller to ask again
+ * (what was typed before kept): a login that ended there would leave the person typing the key into
+ * the shell and its history.
+ */
+async function unlessRefused<T>(
+  ctx: CommandContext,
+  terminal: boolean,
+  get: () => Promise<T> | T,
+): Promise<T | undefined> {
   try {
-    return (await lines.question(question, { signal })).trim();
+    return await get();
   } catch (error) {
-    // readline rejects with an AbortError both for Ctrl-C typed in it and for the run's signal.
-    if ((error as { code?: string }).code === 'ABORT_ERR') {
-      throw signal.aborted ? abortErrorFor(signal.reason) : new InterruptedError();
-    }
-    throw error;
+    if (!terminal || !(error instanceof UsageError)) throw error;
+    say(ctx, `${safeForStderr(error.message)}; try again (Ctrl-C to stop)`);
+    return undefined;
+  }
+}
+
+/**
+ * One line typed on the terminal, which echoes it and handles Ctrl-C (SIGINT: the run's signal) as
+ * for any command: no escape sequences, a plain question. Undefined at the end of input (Ctrl-D).
+ */
+async function askLine(
+  io: CommandContext['io'],
+  question: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  try {
+    return await new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(abortErrorFor(signal.reason)), { once: true });
+      lines.once('line', (line) => resolve(line.trim()));
+      lines.once('close', () => resolve(undefined));
+      io.stderr.write(question);
+    });
   } finally {
     lines.close();
   }

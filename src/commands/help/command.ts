@@ -106,6 +106,13 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
   },
   { variable: 'CLICOLOR_FORCE', flag: '', configKey: '', meaning: 'the same as FORCE_COLOR' },
   {
+    variable: 'ACCESSIBLE',
+    flag: '',
+    configKey: '',
+    meaning: 'any value but `0`/`false`: progress as plain lines (at most one every 30 s), never repainted',
+  },
+  { variable: 'TERM', flag: '', configKey: '', meaning: '`dumb`: no pager, no colour, progress as plain lines' },
+  {
     variable: 'COLUMNS',
     flag: '',
     configKey: '',
