@@ -260,7 +260,7 @@ export class LeadClient {
   ): Promise<AttemptOutcome<T>> {
     this.#hooks.beforeAttempt?.({ method: call.method, url: call.url.href, attempt });
     context.state.attempts = attempt;
-    const report = (event: { status?: number; error?: string }) =>
+    const report = (event: { status?: number; headers?: Exchanged['headers']; error?: string }) =>
       this.#hooks.onAttempt?.({
         method: call.method,
         url: call.url.href,
@@ -288,7 +288,7 @@ export class LeadClient {
     }
     const { status, headers, text } = response;
     context.state.headers = headers;
-    report({ status });
+    report({ status, headers });
     this.#noticeDeprecation(headers);
     const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
     if (status >= 200 && status < 300) return { kind: 'success', value: call.parse(raw) };

@@ -122,7 +122,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       const hit = index >= state.done && !skip.has(index) ? memory?.cached(row) : undefined;
       if (hit) fromCache.set(row, hit.results);
     });
-    quotaCheckForSearches(session, total - state.done - skip.size - fromCache.size);
+    // Checked against what the server says is left once it has answered the first search.
+    const toSend = total - state.done - skip.size - fromCache.size;
+    let quotaChecked = false;
     const sends = recordSends(state, stateFile);
 
     const onStart = async (index: number, row: SearchRow) => {
@@ -134,6 +136,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
+      if (!quotaChecked && !fromCache.has(row)) {
+        quotaChecked = true;
+        quotaCheckForSearches(session, toSend - 1);
+      }
       if (outcome.kind !== 'unknown') sends.answered(index);
       if (outcome.kind === 'unknown') {
         ui.stopProgress();
