@@ -79,33 +79,8 @@ describe('an export with -o', () => {
     const { dir, env } = workspace();
     const sandbox = await sandboxWith({ leads: 1_000 });
     const file = join(dir, 'leads.csv');
-    // leadctl leads its own session on the terminal, as a login shell's job does: closing the
-    // terminal's master side hangs it up, and the kernel sends SIGHUP.
-    const terminal = spawnPty(
-      process.execPath,
-      [BIN, 'leads', '--all', '--csv', '--concurrency', '1', '-o', file, ...auth(sandbox)],
-      {
-        name: 'xterm-256color',
-        cols: 80,
-        rows: 24,
-        env: Object.fromEntries(
-          Object.entries(cleanEnv({ TERM: 'xterm-256color', ...env })).filter(
-            (entry): entry is [string, string] => entry[1] !== undefined,
-          ),
-        ),
-      },
-    );
-    onTestFinished(() => terminal.kill('SIGKILL'));
-    const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => terminal.onExit(resolve));
-    const sent = sandbox.requests.length;
-    sandbox.onRequest(async () => {
-      if (sandbox.requests.length !== sent + 3) return;
-      // node-pty's destroy(): the master side closed, as a terminal window or SSH connection goes.
-      (terminal as typeof terminal & { destroy(): void }).destroy();
-      await exited;
-    });
-    const { exitCode, signal } = await exited;
-    expect({ exitCode, signal: signal ?? 0 }).toEqual({ exitCode: 129, signal: 0 });
+    const args = ['leads', '--all', '--csv', '--concurrency', '1', '-o', file, ...auth(sandbox)];
+    expect(await hangUpAt(sandbox, 3, args, env)).toEqual({ exitCode: 129, signal: 0 });
     const partials = readdirSync(dir).filter((name) => name.endsWith('.partial'));
     expect(partials).toHaveLength(1);
     const rows = readFileSync(join(dir, partials[0] as string), 'utf8')
@@ -115,7 +90,42 @@ describe('an export with -o', () => {
     expect(existsSync(file)).toBe(false);
     expect(locksUnder(dir)).toEqual([]);
   });
+
+  it('the terminal closed while its pager (less) shows the output: exit 129, not a closed pipe', async () => {
+    const { env } = workspace();
+    const sandbox = await sandboxWith({ leads: 1_000 });
+    const args = ['leads', '--all', '--concurrency', '1', ...auth(sandbox)];
+    expect(await hangUpAt(sandbox, 3, args, { ...env, PAGER: 'less' })).toEqual({ exitCode: 129, signal: 0 });
+  });
 });
+
+/**
+ * Runs leadctl as the leader of its own session on a terminal, as a login shell's job is, and closes
+ * the terminal (node-pty's destroy(): its master side, as a terminal window or an SSH connection goes)
+ * when the `nth` request since now is at the server: the kernel hangs the terminal up and sends SIGHUP.
+ */
+async function hangUpAt(sandbox: SandboxHandle, nth: number, args: string[], env: Record<string, string>) {
+  const terminal = spawnPty(process.execPath, [BIN, ...args], {
+    name: 'xterm-256color',
+    cols: 80,
+    rows: 24,
+    env: Object.fromEntries(
+      Object.entries(cleanEnv({ TERM: 'xterm-256color', ...env })).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ),
+  });
+  onTestFinished(() => terminal.kill('SIGKILL'));
+  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => terminal.onExit(resolve));
+  const sent = sandbox.requests.length;
+  sandbox.onRequest(async () => {
+    if (sandbox.requests.length !== sent + nth) return;
+    (terminal as typeof terminal & { destroy(): void }).destroy();
+    await exited;
+  });
+  const { exitCode, signal } = await exited;
+  return { exitCode, signal: signal ?? 0 };
+}
 
 describe('a checkpoint run', () => {
   it('SIGHUP: exit 129, the file and the checkpoint as they were, its lock gone; the rerun completes it', async () => {
