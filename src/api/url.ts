@@ -103,9 +103,3 @@ export function assertKeyTransportIsSafe(root: URL): void {
     );
   }
 }
-
-/** `host:port` for messages, with the scheme's default port filled in. */
-export function describeHost(url: URL): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.hostname}:${port}`;
-}

@@ -151,13 +151,11 @@ export function parseStoredValue<K extends ConfigKey>(
 }
 
 /** `invalid --timeout "abc": …`, `invalid timeout "-1" in profile "default" (/x/config.json): …`. */
-function invalidValueError(key: ConfigKey, shown: string | undefined, origin: ValueOrigin, expected: string) {
+function invalidValueError(key: ConfigKey, shown: string, origin: ValueOrigin, expected: string) {
   // The API key is never echoed, not even a wrong one: it may be a real key pasted in the wrong place.
-  // A base URL is shown without its user name, password or query, parsed or not.
-  const value =
-    key === 'api-key' || shown === undefined
-      ? ''
-      : ` ${key === 'base-url' ? `"${redactUrl(shown)}"` : quote(shown)}`;
+  // A base URL with a user name, password or query is shown without them, parsed or not.
+  const redacted = key === 'base-url' && /[@?#]/.test(shown);
+  const value = key === 'api-key' ? '' : ` ${redacted ? `"${redactUrl(shown)}"` : quote(shown)}`;
   switch (origin.kind) {
     case 'flag':
     case 'env':

@@ -129,8 +129,6 @@ export function missingSettingsError(missing: MissingSettings): LeadError {
   // Global options go before the command, as the README and `auth status` write them.
   const leadctl =
     missing.profile && missing.profile !== 'default' ? `leadctl --profile ${missing.profile}` : 'leadctl';
-  const setBaseUrl = `${leadctl} config set base-url <url> (or export LEADCTL_BASE_URL=<url>, or --base-url <url>)`;
-  const setApiKey = `${leadctl} config set api-key (or export LEADCTL_API_KEY)`;
   if (missing.baseUrl && missing.apiKey) {
     return new LeadError('no API base URL and no API key are configured', {
       exitCode: ExitCode.auth,
@@ -140,11 +138,11 @@ export function missingSettingsError(missing: MissingSettings): LeadError {
   if (missing.baseUrl) {
     return new UsageError(
       'no API base URL is configured',
-      `set one: ${setBaseUrl}; or try any command with --sandbox`,
+      `set one: ${leadctl} config set base-url <url> (or export LEADCTL_BASE_URL=<url>, or --base-url <url>); or try any command with --sandbox`,
     );
   }
   return new LeadError('no API key is configured', {
     exitCode: ExitCode.auth,
-    hint: `run: ${setApiKey}`,
+    hint: `run: ${leadctl} config set api-key (or export LEADCTL_API_KEY)`,
   });
 }

@@ -95,14 +95,9 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.
   // Colour goes around a line after it is made safe, so that only our own escapes reach the terminal.
   const writeLine = (text: string, style: (safe: string) => string = (safe) => safe) => {
-    const line = style(safeForStderr(text));
-    if (spinner?.isSpinning) {
-      spinner.clear();
-      stderr.write(`${line}\n`);
-      spinner.render();
-    } else {
-      stderr.write(`${line}\n`);
-    }
+    spinner?.clear();
+    stderr.write(`${style(safeForStderr(text))}\n`);
+    spinner?.render();
   };
   const coloured = color && (Boolean(stderr.isTTY) || Boolean(options.forceColor));
   const dim = dimStyle(coloured);

@@ -164,12 +164,8 @@ export function quotaCheckForPages(spender: Spender, paging: PagingPlan): (progr
   };
 }
 
-/** After a batch's first answer: each search still to send is a request. */
-export function quotaCheckForSearches(spender: Spender, searches: number): void {
-  warnIfOverQuota(spender, 'this batch', searches);
-}
-
-function warnIfOverQuota({ usage, ui }: Spender, what: string, requests: number): void {
+/** `what` needs about `requests` more: says so if that crosses what the server said is left. */
+export function warnIfOverQuota({ usage, ui }: Spender, what: string, requests: number): void {
   if (ui.quiet || requests === 0) return;
   const needs = `${what} needs about ${formatCount(requests)} more requests`;
   const said = usage.serverAllowance;

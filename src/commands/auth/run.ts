@@ -28,15 +28,7 @@ import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
 import type { CommandContext } from '../../session.js';
-import {
-  connect,
-  openUi,
-  resolveTarget,
-  type Session,
-  type Source,
-  sourceText,
-  type Target,
-} from '../../session.js';
+import { connect, openUi, resolveTarget, type Session, type Source, sourceText } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
 import { explainRejectedKey } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
@@ -82,7 +74,9 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
       apiKey,
       baseUrl,
       profile: exists ? profile : DEFAULT_PROFILE,
-      ...pick(globals, ['timeout', 'retries', 'maxWait']),
+      timeout: globals.timeout,
+      retries: globals.retries,
+      maxWait: globals.maxWait,
     },
     { ...io.env, LEADCTL_PROFILE: undefined },
   );
@@ -217,26 +211,17 @@ function say(ctx: CommandContext, line: string): void {
   ctx.io.stderr.write(`${line}\n`);
 }
 
-function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
-  const picked: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
-  return picked;
-}
-
 export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   const target = await resolveTarget(ctx);
   const print = (label: string, text: string) => ctx.io.stdout.write(`${label.padEnd(10)}${text}\n`);
   const { settings } = target;
   print('profile', `${settings.profile} (${settings.configPath})`);
-  print(
-    'base URL',
-    target.baseUrl ? `${target.baseUrl} (${from(target, target.baseUrlSource, 'base-url')})` : 'not set',
-  );
+  const from = (key: 'api-key' | 'base-url', source: Source | undefined) =>
+    ` (${sourceText(key, source, settings.profile)})`;
+  print('base URL', target.baseUrl ? target.baseUrl + from('base-url', target.baseUrlSource) : 'not set');
   print(
     'API key',
-    target.apiKey
-      ? `${maskApiKey(target.apiKey)} (${from(target, target.apiKeySource, 'api-key')})`
-      : 'not set',
+    target.apiKey ? maskApiKey(target.apiKey) + from('api-key', target.apiKeySource) : 'not set',
   );
 
   let session: Session;
@@ -256,10 +241,6 @@ export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   } finally {
     await session.close();
   }
-}
-
-function from(target: Target, source: Source | undefined, key: 'api-key' | 'base-url'): string {
-  return sourceText(key, source, target.settings.profile);
 }
 
 function outcome(error: unknown): string {

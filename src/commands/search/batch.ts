@@ -34,7 +34,7 @@ import { openSession } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
-import { quotaCheckForSearches } from '../../usage/recorder.js';
+import { warnIfOverQuota } from '../../usage/recorder.js';
 import type { SearchFlags } from './command.js';
 import { remembersSearches } from './run.js';
 
@@ -138,7 +138,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
       if (!quotaChecked && !fromCache.has(row)) {
         quotaChecked = true;
-        quotaCheckForSearches(session, toSend - 1);
+        warnIfOverQuota(session, 'this batch', toSend - 1);
       }
       if (outcome.kind !== 'unknown') sends.answered(index);
       if (outcome.kind === 'unknown') {
