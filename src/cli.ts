@@ -101,10 +101,9 @@ function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
 }
 
 /**
- * SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal, a dropped SSH session) alike: the first aborts
- * the run with an InterruptedError naming the signal (requests stop, output is closed, locks released,
- * exit 128 + its number). A second Ctrl-C or SIGTERM quits at once; a second SIGHUP is no one's
- * impatience (the kernel and the shell each send one when a terminal closes) and changes nothing.
+ * SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal) alike: the first aborts the run (requests stop,
+ * output is closed, locks released, exit 128 + the signal's number). A second Ctrl-C or SIGTERM quits at
+ * once; a second SIGHUP (the kernel and the shell each send one when a terminal closes) changes nothing.
  */
 function trapInterrupts() {
   const controller = new AbortController();
@@ -116,8 +115,9 @@ function trapInterrupts() {
   for (const signal of signals) process.on(signal, onSignal);
   return {
     signal: controller.signal,
+    // Kept after a stop: a late SIGHUP (the shell's after the kernel's) must not kill the exiting run.
     release: () => {
-      for (const signal of signals) process.off(signal, onSignal);
+      if (!controller.signal.aborted) for (const signal of signals) process.off(signal, onSignal);
     },
   };
 }

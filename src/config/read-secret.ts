@@ -8,9 +8,8 @@ export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?
 const MAX_SECRET_BYTES = 64 * 1024;
 
 /**
- * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt or
- * when `signal` aborts (a signal from another process, or a closed terminal: raw mode keeps Ctrl-C from
- * being one).
+ * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt (raw
+ * mode keeps it from being SIGINT), and the signal's reason when `signal` aborts.
  */
 export async function readSecret(
   input: SecretInput,

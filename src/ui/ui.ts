@@ -25,10 +25,7 @@ export interface Ui {
   warn(message: string): void;
   /** One line per HTTP attempt and similar detail; only with --verbose. */
   debug(message: string): void;
-  /**
-   * The live progress line; shown only when stderr is a terminal and not --quiet. With ACCESSIBLE (or
-   * TERM=dumb) nothing is repainted: the first text as a line, then at most a line every 30 s.
-   */
+  /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
   progress(text: string): void;
   /** Removes the progress line. */
   stopProgress(): void;
@@ -115,7 +112,8 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       if (verbose) writeLine(message);
     },
     progress: (text) => {
-      if (plain && Date.now() - plainLineAt >= PLAIN_PROGRESS_MS) {
+      // Accessible: the first progress, then at most a line every 30 s.
+      if (plain && Date.now() - plainLineAt >= 30_000) {
         plainLineAt = Date.now();
         writeLine(text, dim);
       }
@@ -176,9 +174,6 @@ export function colorForced(inputs: ColorInputs): boolean {
 export function envFlag(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
-
-/** In accessible mode, the longest a run's progress goes unsaid. */
-const PLAIN_PROGRESS_MS = 30_000;
 
 // What every line leadctl writes to stderr goes through: the key in use masked, control, escape and
 // invisible characters made visible (so server text quoted anywhere cannot drive the terminal),

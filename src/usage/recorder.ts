@@ -32,16 +32,11 @@ export interface UsageRecorder {
   /** What this run has sent so far, per UTC day. */
   readonly run: ReadonlyMap<string, Counts>;
   /** What the server's latest answer said is left of its allowance, if it said. */
-  readonly serverAllowance: ServerAllowance | undefined;
+  serverAllowance(): { remaining: number; limit?: number | undefined } | undefined;
   /** Says once that the ledger file was unreadable and a new one is started. */
   reportProblem(problem: string): void;
   /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
   flush(): Promise<void>;
-}
-
-export interface ServerAllowance {
-  remaining: number;
-  limit?: number;
 }
 
 export interface RecorderOptions {
@@ -69,10 +64,10 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
   }
   const run = new Map<string, Counts>();
   let problemReported = false;
-  let serverAllowance: ServerAllowance | undefined;
+  let announced: ReturnType<UsageRecorder['serverAllowance']>;
 
   const count = (event: AttemptEvent) => {
-    serverAllowance = announcedAllowance(event.headers) ?? serverAllowance;
+    announced = announcedAllowance(event.headers) ?? announced;
     const day = utcDay(now());
     // Every search that reached the server, or may have (no answer came back after it was written),
     // is a possible live search; only a 4xx (429 included) says the server did not run it.
@@ -100,9 +95,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
     key,
     plan,
     run,
-    get serverAllowance() {
-      return serverAllowance;
-    },
+    serverAllowance: () => announced,
     hooks: { onAttempt: count },
     reportProblem,
     flush: async () => {
@@ -168,7 +161,7 @@ export function quotaCheckForPages(spender: Spender, paging: PagingPlan): (progr
 export function warnIfOverQuota({ usage, ui }: Spender, what: string, requests: number): void {
   if (ui.quiet || requests === 0) return;
   const needs = `${what} needs about ${formatCount(requests)} more requests`;
-  const said = usage.serverAllowance;
+  const said = usage.serverAllowance();
   if (said) {
     if (requests <= said.remaining) return;
     const of = said.limit === undefined ? '' : ` of ${formatCount(said.limit)}`;
@@ -188,14 +181,11 @@ export function warnIfOverQuota({ usage, ui }: Spender, what: string, requests: 
 }
 
 /** The allowance a response announced: X-RateLimit-Remaining and -Limit, or the IETF draft's RateLimit-*. */
-function announcedAllowance(headers: AttemptEvent['headers']): ServerAllowance | undefined {
+function announcedAllowance(headers: AttemptEvent['headers']) {
   const read = (name: string) => {
-    const value = headers?.[`x-ratelimit-${name}`] ?? headers?.[`ratelimit-${name}`];
-    const text = Array.isArray(value) ? value[0] : value;
-    return text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+    const text = String(headers?.[`x-ratelimit-${name}`] ?? headers?.[`ratelimit-${name}`] ?? '');
+    return /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
   };
   const remaining = read('remaining');
-  if (remaining === undefined) return undefined;
-  const limit = read('limit');
-  return limit === undefined ? { remaining } : { remaining, limit };
+  return remaining === undefined ? undefined : { remaining, limit: read('limit') };
 }

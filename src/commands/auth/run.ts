@@ -58,14 +58,12 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
       `pipe the key in: echo "$LEADCTL_API_KEY" | ${leadctl} auth login --with-token`,
     );
   }
-  let apiKey: string | undefined;
-  while (apiKey === undefined) {
-    apiKey = await unlessRefused(ctx, terminal, async () =>
-      parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
-        kind: 'argument',
-      }),
-    );
-  }
+  const readKey = async () =>
+    parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
+      kind: 'argument',
+    });
+  let apiKey = terminal ? undefined : await readKey();
+  while (apiKey === undefined) apiKey = await unlessRefused(ctx, readKey);
 
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
@@ -135,29 +133,23 @@ async function chooseBaseUrl(
     );
   }
   for (;;) {
-    const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
+    const typed = await askLine(ctx, 'API base URL (e.g. https://api.example.com): ');
     if (typed === undefined) throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
-    const url = await unlessRefused(ctx, true, () =>
-      parseConfigValue('base-url', typed, { kind: 'argument' }),
-    );
+    const url = await unlessRefused(ctx, () => parseConfigValue('base-url', typed, { kind: 'argument' }));
     if (url !== undefined) return url;
   }
 }
 
 /**
- * On a terminal, a value leadctl cannot use is said, and undefined returned for the caller to ask again
+ * At a prompt, a value leadctl cannot use is said, and undefined returned for the caller to ask again
  * (what was typed before kept): a login that ended there would leave the person typing the key into
  * the shell and its history.
  */
-async function unlessRefused<T>(
-  ctx: CommandContext,
-  terminal: boolean,
-  get: () => Promise<T> | T,
-): Promise<T | undefined> {
+async function unlessRefused<T>(ctx: CommandContext, get: () => Promise<T> | T): Promise<T | undefined> {
   try {
     return await get();
   } catch (error) {
-    if (!terminal || !(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     say(ctx, `${safeForStderr(error.message)}; try again (Ctrl-C to stop)`);
     return undefined;
   }
@@ -167,11 +159,7 @@ async function unlessRefused<T>(
  * One line typed on the terminal, which echoes it and handles Ctrl-C (SIGINT: the run's signal) as
  * for any command: no escape sequences, a plain question. Undefined at the end of input (Ctrl-D).
  */
-async function askLine(
-  io: CommandContext['io'],
-  question: string,
-  signal: AbortSignal,
-): Promise<string | undefined> {
+async function askLine({ io, signal }: CommandContext, question: string): Promise<string | undefined> {
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: io.stdin, terminal: false });
   try {

@@ -105,13 +105,8 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = [
     meaning: 'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
   },
   { variable: 'CLICOLOR_FORCE', flag: '', configKey: '', meaning: 'the same as FORCE_COLOR' },
-  {
-    variable: 'ACCESSIBLE',
-    flag: '',
-    configKey: '',
-    meaning: 'any value but `0`/`false`: progress as plain lines (at most one every 30 s), never repainted',
-  },
-  { variable: 'TERM', flag: '', configKey: '', meaning: '`dumb`: no pager, no colour, progress as plain lines' },
+  { variable: 'ACCESSIBLE', flag: '', configKey: '', meaning: 'not `0`/`false`: plain progress lines' },
+  { variable: 'TERM', flag: '', configKey: '', meaning: '`dumb`: no pager, no colour, plain progress lines' },
   {
     variable: 'COLUMNS',
     flag: '',
@@ -199,10 +194,7 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
     when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
   },
   { code: 129, when: 'SIGHUP (the terminal closed): stopped as on Ctrl-C' },
-  {
-    code: 130,
-    when: 'interrupted (Ctrl-C): the rows received are left in the partial file stderr names, locks released',
-  },
+  { code: 130, when: 'interrupted (Ctrl-C): the rows received are left in the partial file stderr names' },
   { code: 143, when: 'SIGTERM (kill, a service manager): stopped as on Ctrl-C' },
 ];
 

@@ -283,14 +283,9 @@ function requestBudget(
   };
 }
 
-function stopError(
-  stop: BatchStop,
-  maxRequests: number | undefined,
-  notRun: number,
-  signal: AbortSignal,
-): unknown {
+function stopError(stop: BatchStop, max: number | undefined, notRun: number, signal: AbortSignal): unknown {
   if (stop.kind === 'interrupted') return abortErrorFor(signal.reason);
-  if (stop.kind === 'request-cap') return requestCapError(maxRequests ?? 0, notRun);
+  if (stop.kind === 'request-cap') return requestCapError(max ?? 0, notRun);
   return stop.error;
 }
 

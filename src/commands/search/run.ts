@@ -50,15 +50,8 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
   let session: Awaited<ReturnType<typeof openSession>>;
-  /** Whether the search reached the server and was not refused (4xx): it may have spent a live search. */
-  let mayHaveRun = false;
   try {
-    session = await openSession(ctx, {
-      onAttempt: (event) => {
-        const refused = event.status !== undefined && event.status >= 400 && event.status < 500;
-        mayHaveRun ||= event.sent === true && !refused;
-      },
-    });
+    session = await openSession(ctx);
   } catch (error) {
     memory?.close();
     throw error;
@@ -108,7 +101,8 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     if (sent) memory?.record(ask, sent.results, sent);
     ui.notice(footer);
   } catch (error) {
-    if (error instanceof AbortedError && mayHaveRun) {
+    // The usage recorder counts a search that reached the server and was not refused: it may have run.
+    if (error instanceof AbortedError && [...session.usage.run.values()].some((day) => day.searches > 0)) {
       ui.warn('the search was sent: it may have spent a live search');
     }
     throw error;
