@@ -1,7 +1,8 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
 // an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this; a program calling
 // main() gets the same answer from commander.)
-import { ExitCode, InterruptedError } from './api/errors.js';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { ExitCode, INTERRUPT_EXIT, InterruptedError, type InterruptSignal } from './api/errors.js';
 import { buildProgram } from './program.js';
 import type { Io } from './session.js';
 import {
@@ -16,6 +17,9 @@ import { safeForStderr } from './ui/ui.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const stdoutFailure = watchStdout(io.stdout);
+  // A terminal closed under the run (SIGHUP) fails every later write to it (EIO): the run still has
+  // its cleanup to do, and nobody is left to read what it would say.
+  io.stderr.on('error', () => {});
   const interrupts = trapInterrupts();
   let code: number;
   try {
@@ -34,7 +38,26 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     io.stderr.write(`leadctl: cannot write standard output: ${failure}\n`);
     return ExitCode.internal;
   }
+  if ((interrupts.signal.reason as InterruptedError | undefined)?.signal === 'SIGHUP') leaveHungUpTerminal();
   return code;
+}
+
+/**
+ * Node 20 aborts at exit when it cannot restore the modes of a terminal that hung up (nodejs/node#51519,
+ * fixed in 22 and 24): after SIGHUP, stdin, stdout and stderr on a terminal (any character device: all
+ * is written by now) are pointed at /dev/null, which Node leaves alone. (node:tty's isatty would cost
+ * every run's start-up ~18 ms.)
+ */
+function leaveHungUpTerminal(): void {
+  for (const fd of [0, 1, 2]) {
+    try {
+      if (!fstatSync(fd).isCharacterDevice()) continue;
+      closeSync(fd);
+      openSync('/dev/null', fd === 0 ? 'r' : 'w'); // the lowest free descriptor: fd again
+    } catch {
+      // Closed already: nothing for Node to restore.
+    }
+  }
 }
 
 function processIo(): Io {
@@ -83,20 +106,24 @@ function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
   };
 }
 
-/** The first Ctrl-C or SIGTERM aborts the run (requests stop, output is closed); a second one quits at once. */
+/**
+ * SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal) alike: the first aborts the run (requests stop,
+ * output is closed, locks released, exit 128 + the signal's number). A second Ctrl-C or SIGTERM quits at
+ * once; a second SIGHUP (the kernel and the shell each send one when a terminal closes) changes nothing.
+ */
 function trapInterrupts() {
   const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort(new InterruptedError());
+  const onSignal = (signal: InterruptSignal) => {
+    if (!controller.signal.aborted) controller.abort(new InterruptedError(signal));
+    else if (signal !== 'SIGHUP') process.exit(INTERRUPT_EXIT[signal]);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = Object.keys(INTERRUPT_EXIT) as InterruptSignal[];
+  for (const signal of signals) process.on(signal, onSignal);
   return {
     signal: controller.signal,
+    // Kept after a stop: a late SIGHUP (the shell's after the kernel's) must not kill the exiting run.
     release: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      if (!controller.signal.aborted) for (const signal of signals) process.off(signal, onSignal);
     },
   };
 }

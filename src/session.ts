@@ -97,6 +97,7 @@ export async function openUi(ctx: CommandContext): Promise<Ui> {
     verbose: Boolean(globals.verbose) || io.env.LEADCTL_DEBUG === '1',
     color: colorAllowed(ctx),
     forceColor: colorForced(ctx),
+    env: io.env,
   });
 }
 

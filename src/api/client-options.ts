@@ -12,6 +12,8 @@ export interface AttemptEvent {
   /** 1-based. */
   attempt: number;
   status?: number;
+  /** The answer's headers (names in lower case), when there was an answer. */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
   ms: number;
   error?: string;
   /**

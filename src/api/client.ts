@@ -314,7 +314,7 @@ export class LeadClient {
     state.attempts = attempt;
     const started = process.hrtime.bigint();
     const tracker: SendTracker | undefined = isRepeatable(method) ? undefined : { written: false };
-    const report = (event: { status?: number; error?: string }) =>
+    const report = (event: { status?: number; headers?: Headers; error?: string }) =>
       this.#hooks.onAttempt?.({
         method,
         url: url.href,
@@ -340,7 +340,7 @@ export class LeadClient {
     const { status, headers, text } = response;
     state.answer = headers;
     state.status = status;
-    report({ status });
+    report({ status, headers });
     this.#noticeDeprecation(headers);
     const raw: RawResponse = { status, body: text, contentType: firstHeader(headers, 'content-type') };
     if (status >= 200 && status < 300) return { kind: 'success', value: call.parse(raw) };

@@ -74,6 +74,10 @@ export interface ErrorFacts {
   cause?: unknown;
 }
 
+/** The signals that stop a run cleanly, and their exit codes (128 + the signal's number, as shells report). */
+export const INTERRUPT_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+export type InterruptSignal = keyof typeof INTERRUPT_EXIT;
+
 export class LeadError extends Error {
   readonly exitCode: number;
   readonly code: ErrorCode;
@@ -254,10 +258,13 @@ export class AbortedError extends LeadError {
   }
 }
 
-/** Ctrl-C or SIGTERM. Exit 130. */
+/** SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed): exit 130, 143 or 129. */
 export class InterruptedError extends AbortedError {
-  constructor(message = 'interrupted') {
-    super(message, undefined, { code: 'interrupted' });
+  constructor(readonly signal: InterruptSignal = 'SIGINT') {
+    super(signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`, undefined, {
+      code: 'interrupted',
+      exitCode: INTERRUPT_EXIT[signal],
+    });
   }
 }
 

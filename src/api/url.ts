@@ -47,24 +47,25 @@ export function resolveApiRoot(baseUrl: string): URL {
  * control characters (a CR/LF in user input) escaped, so a message stays one line and tells no secret.
  */
 export function redactUrl(text: string): string {
-  let shown: string;
-  try {
-    const url = new URL(text);
-    const hadCredentials = url.username !== '' || url.password !== '';
-    const hadQuery = url.search !== '';
-    const hadFragment = url.hash !== '';
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    shown = url.href;
-    if (hadCredentials) shown = shown.replace('//', '//***@');
-    if (hadQuery) shown += '?…';
-    if (hadFragment) shown += '#…';
-  } catch {
-    // Not a URL: hide what looks like credentials or a query all the same.
-    shown = text.replace(/\/\/[^/@?#\s]*@/, '//***@').replace(/[?#]\S*/, '?…');
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || url.host === '') {
+    // No server address (`https://user:pw@host:99999`, `user:pw@host`): what stands before an @ may
+    // be a password, what follows a ? or # a token.
+    return sanitizeForTerminal(
+      text.replace(/^([a-z][\w+.-]*:\/\/)?.*@/is, '$1***@').replace(/[?#].*/s, '?…'),
+    );
   }
+  const hadCredentials = url.username !== '' || url.password !== '';
+  const hadQuery = url.search !== '';
+  const hadFragment = url.hash !== '';
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  let shown = url.href;
+  if (hadCredentials) shown = shown.replace('//', '//***@');
+  if (hadQuery) shown += '?…';
+  if (hadFragment) shown += '#…';
   return sanitizeForTerminal(shown);
 }
 

@@ -61,7 +61,7 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
   for (const key of ['resource', 'profile', 'baseUrl'] as const) {
     if (checkpoint[key] !== owner[key]) {
       throw new UsageError(
-        `checkpoint ${file} belongs to another list: ${describeKey(key)} ${checkpoint[key]}, not ${owner[key]}`,
+        `checkpoint ${file} belongs to another list: ${key === 'baseUrl' ? 'base URL' : key} ${checkpoint[key]}, not ${owner[key]}`,
         'use one checkpoint file per resource, profile and server',
       );
     }
@@ -72,10 +72,6 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
 /** The file's text: written by the run through its held file (below), never directly. */
 export function checkpointText(checkpoint: Checkpoint): string {
   return `${JSON.stringify(checkpoint, null, 2)}\n`;
-}
-
-function describeKey(key: 'resource' | 'profile' | 'baseUrl'): string {
-  return key === 'baseUrl' ? 'base URL' : key;
 }
 
 function notACheckpoint(file: string, why: string): UsageError {

@@ -11,7 +11,7 @@ import { parseWhere, type WhereCondition } from '../output/where.js';
 
 export type FormatName = OutputFormat;
 
-/** -f/--json/--csv, --fields, --no-header, --bom, --no-sanitize, -o: how items are written. */
+/** -f/--json/--csv, --fields, --no-header, --bom, --no-sanitize, -o, --append: how items are written. */
 export function addOutputOptions<
   Args extends unknown[],
   Opts extends OptionValues,
@@ -46,7 +46,8 @@ export function addOutputOptions<
     .option(
       '-o, --output <file>',
       'write to <file> (- is stdout); with no format option its extension picks one (.csv .tsv .json .ndjson .jsonl)',
-    );
+    )
+    .option('--append', 'csv, tsv, ndjson: add rows to the -o file (header only when new)');
 }
 
 /** --page, --limit, -a/--all, --max-items, --since, --concurrency: which pages of a list. */

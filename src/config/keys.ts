@@ -1,7 +1,7 @@
 // The keys a profile can store, and the one place that decides what a valid value is: flags,
 // environment, the config file and `config set` all go through parseConfigValue.
 import { UsageError } from '../api/errors.js';
-import { assertKeyTransportIsSafe, resolveApiRoot } from '../api/url.js';
+import { assertKeyTransportIsSafe, redactUrl, resolveApiRoot } from '../api/url.js';
 
 export const CONFIG_KEYS = [
   'api-key',
@@ -49,9 +49,7 @@ export type ValueOrigin =
 export const MAX_SECONDS = 86_400;
 export const MAX_RETRIES = 10;
 
-type Check =
-  | { ok: true; value: string | number | boolean }
-  | { ok: false; expected: string; hideValue?: boolean };
+type Check = { ok: true; value: string | number | boolean } | { ok: false; expected: string };
 
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -73,13 +71,13 @@ function baseUrl(raw: string): Check {
     return { ok: false, expected };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, expected };
-  // Credentials in the URL would end up in logs and error messages: refuse, and don't echo them.
+  // Credentials in the URL would end up in logs and error messages: refused (and shown redacted).
   if (url.username || url.password) {
-    return { ok: false, expected: 'a user name or password in the URL is not allowed', hideValue: true };
+    return { ok: false, expected: 'a user name or password in the URL is not allowed' };
   }
-  // A query often carries a token: not echoed either.
+  // A query often carries a token.
   if (url.search || url.hash)
-    return { ok: false, expected: 'expected a base URL without ?query or #fragment', hideValue: true };
+    return { ok: false, expected: 'expected a base URL without ?query or #fragment' };
   return { ok: true, value: raw };
 }
 
@@ -130,7 +128,7 @@ export function parseConfigValue<K extends ConfigKey>(
 ): NonNullable<ProfileValues[K]> {
   const trimmed = raw.trim();
   const check = CHECKS[key](trimmed);
-  if (!check.ok) throw invalidValueError(key, check.hideValue ? undefined : trimmed, origin, check.expected);
+  if (!check.ok) throw invalidValueError(key, trimmed, origin, check.expected);
   // `config set base-url http://example.com` would be saved, then refused by every command: refuse
   // it now, for the same reason and in the same words.
   if (key === 'base-url' && origin.kind === 'argument') assertKeyTransportIsSafe(resolveApiRoot(trimmed));
@@ -160,9 +158,11 @@ export function parseStoredValue<K extends ConfigKey>(
 }
 
 /** `invalid --timeout "abc": …`, `invalid timeout "-1" in profile "default" (/x/config.json): …`. */
-function invalidValueError(key: ConfigKey, shown: string | undefined, origin: ValueOrigin, expected: string) {
+function invalidValueError(key: ConfigKey, shown: string, origin: ValueOrigin, expected: string) {
   // The API key is never echoed, not even a wrong one: it may be a real key pasted in the wrong place.
-  const value = key === 'api-key' || shown === undefined ? '' : ` ${quote(shown)}`;
+  // A base URL with a user name, password or query is shown without them, parsed or not.
+  const redacted = key === 'base-url' && /[@?#]/.test(shown);
+  const value = key === 'api-key' ? '' : ` ${redacted ? `"${redactUrl(shown)}"` : quote(shown)}`;
   switch (origin.kind) {
     case 'flag':
     case 'env':

@@ -1,6 +1,6 @@
 // Reading a secret without putting it on the command line: all of stdin when piped
 // (`echo "$KEY" | leadctl config set api-key`), or a prompt that doesn't echo when stdin is a terminal.
-import { InterruptedError, UsageError } from '../api/errors.js';
+import { abortErrorFor, InterruptedError, UsageError } from '../api/errors.js';
 
 export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
@@ -8,8 +8,8 @@ export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?
 const MAX_SECRET_BYTES = 64 * 1024;
 
 /**
- * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt or
- * when `signal` aborts (SIGINT or SIGTERM from another process: raw mode keeps Ctrl-C from being one).
+ * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt (raw
+ * mode keeps it from being SIGINT), and the signal's reason when `signal` aborts.
  */
 export async function readSecret(
   input: SecretInput,
@@ -51,7 +51,7 @@ function promptHidden(
   output: NodeJS.WritableStream,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  if (signal?.aborted) return Promise.reject(new InterruptedError());
+  if (signal?.aborted) return Promise.reject(abortErrorFor(signal.reason));
   // In raw mode the terminal neither echoes nor turns Ctrl-C into SIGINT: we handle both keys here.
   // Raw mode goes on before the prompt shows, so a key pasted the moment the prompt appears is not echoed.
   input.setRawMode?.(true);
@@ -81,7 +81,7 @@ function promptHidden(
       }
     };
     const onEnd = () => finish();
-    const onAbort = () => finish(new InterruptedError());
+    const onAbort = () => finish(abortErrorFor(signal?.reason));
     input.on('data', onData);
     input.on('end', onEnd);
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -133,26 +133,26 @@ export interface MissingSettings {
   profile?: string;
 }
 
-/** For a run that lacks one or both. A missing base URL is a usage error (exit 2), a lone missing key exit 3. */
+/** For a run that lacks one or both: exit 3 without a key (as cli.md's table says), 2 for a lone missing base URL. */
 export function missingSettingsError(missing: MissingSettings): LeadError {
   // Global options go before the command, as the README and `auth status` write them.
   const leadctl =
     missing.profile && missing.profile !== 'default' ? `leadctl --profile ${missing.profile}` : 'leadctl';
-  const setBaseUrl = `${leadctl} config set base-url <url> (or export LEADCTL_BASE_URL=<url>, or --base-url <url>)`;
-  const setApiKey = `${leadctl} config set api-key (or export LEADCTL_API_KEY)`;
   if (missing.baseUrl && missing.apiKey) {
-    return new UsageError(
-      'no API base URL and no API key are configured',
-      `run: ${leadctl} auth login (or ${leadctl} config set base-url <url>, then: ${leadctl} config set api-key); or try any command with --sandbox`,
-      { code: 'no_base_url' },
-    );
+    return new LeadError('no API base URL and no API key are configured', {
+      code: 'no_api_key',
+      hint: `run: ${leadctl} auth login (or ${leadctl} config set base-url <url>, then: ${leadctl} config set api-key); or try any command with --sandbox`,
+    });
   }
   if (missing.baseUrl) {
     return new UsageError(
       'no API base URL is configured',
-      `set one: ${setBaseUrl}; or try any command with --sandbox`,
+      `set one: ${leadctl} config set base-url <url> (or export LEADCTL_BASE_URL=<url>, or --base-url <url>); or try any command with --sandbox`,
       { code: 'no_base_url' },
     );
   }
-  return new LeadError('no API key is configured', { code: 'no_api_key', hint: `run: ${setApiKey}` });
+  return new LeadError('no API key is configured', {
+    code: 'no_api_key',
+    hint: `run: ${leadctl} config set api-key (or export LEADCTL_API_KEY)`,
+  });
 }

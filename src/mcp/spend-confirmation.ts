@@ -7,7 +7,6 @@
 // the quote says so, and counts the search as spent (as the caps do).
 import { UsageError } from '../api/errors.js';
 import { formatCount } from '../ui/ui.js';
-import { planLabel, strictestDailyLimit, strictestMonthlySearches, usageTotals } from '../usage/report.js';
 import { MAX_SAVED_LEADS } from './defaults.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { CallDeadlineError } from './failure-text.js';
@@ -41,7 +40,7 @@ export class SpendConfirmation {
     if (input.confirm !== undefined) return this.#redeem(input.confirm, check);
     // A search the caps refuse is refused now, not quoted.
     deps.searches.check();
-    const cost = costOf(input, deps, this.#now());
+    const cost = costOf(input, deps);
     if (call.ask) {
       const answer = await call.ask(`${cost.question} ${cost.text}`).catch((error: unknown) => {
         if (call.signal.reason instanceof CallDeadlineError) return 'late' as const;
@@ -95,7 +94,7 @@ export class SpendConfirmation {
 }
 
 /** What the search would spend and what is left: for the user (elicitation) and the quote alike. */
-function costOf(input: SearchInput, deps: ToolDeps, nowMs: number) {
+function costOf(input: SearchInput, deps: ToolDeps) {
   const { searches, usage } = deps;
   const sessionLeft = Math.max(0, searches.caps.perSession - searches.sessionSearches);
   const dayLeft = Math.max(0, searches.caps.perDay - searches.searchesToday());
@@ -113,17 +112,12 @@ function costOf(input: SearchInput, deps: ToolDeps, nowMs: number) {
     searches_left_today: dayLeft,
     requests_left_this_session: deps.budget.remaining,
   };
-  if (usage.plan) {
-    const totals = usageTotals(usage.file, usage.key, usage.run, nowMs);
-    const daily = strictestDailyLimit(usage.plan).limit;
-    data.plan_requests_left_today = Math.max(0, daily - totals.today.requests);
-    left += `; ${formatCount(Number(data.plan_requests_left_today))} of ${formatCount(daily)} requests today`;
-    const monthly = strictestMonthlySearches(usage.plan)?.limit;
-    if (monthly !== undefined) {
-      data.plan_live_searches_left_this_month = Math.max(0, monthly - totals.thisMonth.searches);
-      left += ` and ${formatCount(Number(data.plan_live_searches_left_this_month))} of ${formatCount(monthly)} live searches this month`;
-    }
-    left += ` on the ${planLabel(usage.plan)} plan, as counted on this machine`;
+  // What the server said is left (its rate-limit headers), never a guess between the plan tables.
+  const server = usage.serverAllowance();
+  if (server) {
+    data.server_requests_left = server.remaining;
+    const of = server.limit === undefined ? '' : ` of ${formatCount(server.limit)}`;
+    left += `; ${formatCount(server.remaining)}${of} requests, as the server last said`;
   }
   const radius = input.radius === undefined ? '' : ` within ${input.radius} miles`;
   const saved = input.exclude_saved ? ` (and up to ${savedPages} more to read the saved leads first)` : '';

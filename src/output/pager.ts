@@ -1,14 +1,15 @@
 // Long output on a terminal goes through the user's pager, as gh and git do: $LEADCTL_PAGER, else
 // $PAGER, else `less`, with LESS=FRX when LESS is unset (quit when it fits one screen, keep colour,
-// leave the text on screen). Never when stdout is not a terminal, with -o, or with --no-pager;
-// LEADCTL_PAGER=cat turns it off too.
+// leave the text on screen). Never when stdout is not a terminal, with -o, with --no-pager or with
+// TERM=dumb; LEADCTL_PAGER=cat turns it off too.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';
 
 /** The pager command to run, or undefined for none. */
 export function pagerCommand(env: NodeJS.ProcessEnv, pagerOption: boolean | undefined): string | undefined {
-  if (pagerOption === false) return undefined;
+  // A dumb terminal (Emacs' shell, an editor's output pane) cannot show a pager's screen.
+  if (pagerOption === false || env.TERM === 'dumb') return undefined;
   // An empty variable counts as unset, as every leadctl variable.
   const command = (env.LEADCTL_PAGER?.trim() || env.PAGER?.trim() || 'less').trim();
   return command === 'cat' ? undefined : command;

@@ -13,6 +13,8 @@ export interface UiOptions {
   color: boolean;
   /** FORCE_COLOR / CLICOLOR_FORCE: colour stderr's lines even when it is not a terminal. */
   forceColor?: boolean;
+  /** ACCESSIBLE and TERM are read here: plain progress lines instead of a repainted one. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Ui {
@@ -23,7 +25,7 @@ export interface Ui {
   warn(message: string): void;
   /** One line per HTTP attempt and similar detail; only with --verbose. */
   debug(message: string): void;
-  /** The live progress line; shown only when stderr is a terminal and not --quiet. */
+  /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
   progress(text: string): void;
   /** Removes the progress line. */
   stopProgress(): void;
@@ -36,10 +38,12 @@ export interface Ui {
 }
 
 export async function createUi(options: UiOptions): Promise<Ui> {
-  const { stderr, quiet, verbose, color } = options;
+  const { stderr, quiet, verbose, color, env = {} } = options;
+  // A screen reader reads every repaint of a spinner aloud, and a dumb terminal cannot move its cursor.
+  const plain = Boolean(stderr.isTTY) && !quiet && (envFlag(env.ACCESSIBLE) || env.TERM === 'dumb');
   // A terminal that reports no width (some ptys without a size, serial consoles) gets no spinner:
   // ora divides by the width to know how many lines to clear, and with 0 it clears forever.
-  const interactive = Boolean(stderr.isTTY) && (stderr.columns ?? 0) > 0 && !quiet;
+  const interactive = Boolean(stderr.isTTY) && (stderr.columns ?? 0) > 0 && !quiet && !plain;
   // Loading ora costs tens of ms (~34 ms measured): only load it when a spinner can actually be seen.
   const ora = interactive ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;
@@ -47,6 +51,7 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   /** What the progress line says about the run ("page 3 of 12 (250 of 1,200)"), and a wait, if any. */
   let progressText: string | undefined;
   let waiting: { endsAt: number; describe: (msLeft: number) => string } | undefined;
+  let plainLineAt = Number.NEGATIVE_INFINITY;
 
   // The line shown: the run's progress, then the countdown of a wait; the wait's part ends with it.
   const show = () => {
@@ -87,14 +92,9 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   // A line written while the spinner runs would be overwritten by its next frame: clear it first.
   // Colour goes around a line after it is made safe, so that only our own escapes reach the terminal.
   const writeLine = (text: string, style: (safe: string) => string = (safe) => safe) => {
-    const line = style(safeForStderr(text));
-    if (spinner?.isSpinning) {
-      spinner.clear();
-      stderr.write(`${line}\n`);
-      spinner.render();
-    } else {
-      stderr.write(`${line}\n`);
-    }
+    spinner?.clear();
+    stderr.write(`${style(safeForStderr(text))}\n`);
+    spinner?.render();
   };
   const coloured = color && (Boolean(stderr.isTTY) || Boolean(options.forceColor));
   const dim = dimStyle(coloured);
@@ -112,6 +112,11 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       if (verbose) writeLine(message);
     },
     progress: (text) => {
+      // Accessible: the first progress, then at most a line every 30 s.
+      if (plain && Date.now() - plainLineAt >= 30_000) {
+        plainLineAt = Date.now();
+        writeLine(text, dim);
+      }
       progressText = text;
       show();
     },
@@ -150,20 +155,24 @@ export interface ColorInputs {
 export const dimStyle = (on: boolean) => (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text);
 export const yellowStyle = (on: boolean) => (text: string) => (on ? `\u001b[33m${text}\u001b[39m` : text);
 
-/** Colour only when neither --no-color nor NO_COLOR says otherwise (and, where used, on a terminal). */
+/** Colour only when neither --no-color, NO_COLOR nor TERM=dumb says otherwise (and, where used, on a terminal). */
 export function colorAllowed({ globals, io }: ColorInputs): boolean {
-  return globals.color !== false && !io.env.NO_COLOR;
+  return globals.color !== false && !io.env.NO_COLOR && io.env.TERM !== 'dumb';
 }
 
 /**
- * FORCE_COLOR or CLICOLOR_FORCE (set, not empty, not "0" or "false"): colour on stdout and stderr even
- * when they are not a terminal, for `leadctl ... | less -R`. NO_COLOR and --no-color still win.
- * Files written with -o never get colour.
+ * FORCE_COLOR or CLICOLOR_FORCE: colour on stdout and stderr even when they are not a terminal, for
+ * `leadctl ... | less -R`. NO_COLOR and --no-color still win. Files written with -o never get colour.
  */
 export function colorForced(inputs: ColorInputs): boolean {
-  const forces = (value: string | undefined) =>
-    value !== undefined && value !== '' && value !== '0' && value !== 'false';
-  return colorAllowed(inputs) && (forces(inputs.io.env.FORCE_COLOR) || forces(inputs.io.env.CLICOLOR_FORCE));
+  return (
+    colorAllowed(inputs) && (envFlag(inputs.io.env.FORCE_COLOR) || envFlag(inputs.io.env.CLICOLOR_FORCE))
+  );
+}
+
+/** A variable that switches something on: set, not empty, not "0" or "false" (FORCE_COLOR, ACCESSIBLE). */
+export function envFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
 // What every line leadctl writes to stderr goes through: the key in use masked, control, escape and

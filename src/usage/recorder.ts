@@ -21,13 +21,7 @@ import {
   utcDay,
   zeroCounts,
 } from './ledger.js';
-import {
-  planLabel,
-  type StrictestLimit,
-  strictestDailyLimit,
-  strictestMonthlySearches,
-  usageTotals,
-} from './report.js';
+import { usageTotals } from './report.js';
 
 export interface UsageRecorder {
   readonly file: string;
@@ -37,6 +31,8 @@ export interface UsageRecorder {
   readonly hooks: ClientHooks;
   /** What this run has sent so far, per UTC day. */
   readonly run: ReadonlyMap<string, Counts>;
+  /** What the server's latest answer said is left of its allowance, if it said. */
+  serverAllowance(): { remaining: number; limit?: number | undefined } | undefined;
   /** Says once that the ledger file was unreadable and a new one is started. */
   reportProblem(problem: string): void;
   /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
@@ -68,8 +64,10 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
   }
   const run = new Map<string, Counts>();
   let problemReported = false;
+  let announced: ReturnType<UsageRecorder['serverAllowance']>;
 
   const count = (event: AttemptEvent) => {
+    announced = announcedAllowance(event.headers) ?? announced;
     const day = utcDay(now());
     // Every search that reached the server, or may have (no answer came back after it was written),
     // is a possible live search; only a 4xx (429 included) says the server did not run it.
@@ -97,6 +95,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
     key,
     plan,
     run,
+    serverAllowance: () => announced,
     hooks: { onAttempt: count },
     reportProblem,
     flush: async () => {
@@ -129,9 +128,10 @@ function isSearch(event: AttemptEvent): boolean {
   }
 }
 
-// Warnings before spending (issue 16, point 4): once a run knows how many requests or searches it
-// will make, and the plan and the ledger say that crosses what is left today (or this month's live
-// searches), one line on stderr says so before the run goes on. Without a known plan, nothing.
+// Warnings before spending: once a run knows how many requests it will make, one line on stderr says
+// so if that crosses what the server said is left: its X-RateLimit-Remaining (or RateLimit-Remaining)
+// on the run's answers so far, else the 429s it gave this machine today. Never a guess from the spec's
+// two plan tables (500 or 10,000 a day for the same plan): where the server said nothing, nothing.
 interface Spender {
   usage: UsageRecorder;
   ui: Ui;
@@ -153,45 +153,39 @@ export function quotaCheckForPages(spender: Spender, paging: PagingPlan): (progr
     checked = true;
     let pages = Math.max(0, progress.totalPages - paging.startPage + 1);
     if (paging.maxItems !== undefined) pages = Math.min(pages, Math.ceil(paging.maxItems / paging.limit));
-    warnIfOverQuota(spender, 'this export', Math.max(0, pages - progress.pagesFetched), 0);
+    warnIfOverQuota(spender, 'this export', Math.max(0, pages - progress.pagesFetched));
   };
 }
 
-/** Before a batch's first search: each search is a request, and may be a live search. */
-export function quotaCheckForSearches(spender: Spender, searches: number): void {
-  warnIfOverQuota(spender, 'this batch', searches, searches);
-}
-
-function warnIfOverQuota(spender: Spender, what: string, requests: number, searches: number): void {
-  const { usage, ui } = spender;
-  if (!usage.plan || ui.quiet || requests === 0) return;
+/** `what` needs about `requests` more: says so if that crosses what the server said is left. */
+export function warnIfOverQuota({ usage, ui }: Spender, what: string, requests: number): void {
+  if (ui.quiet || requests === 0) return;
+  const needs = `${what} needs about ${formatCount(requests)} more requests`;
+  const said = usage.serverAllowance();
+  if (said) {
+    if (requests <= said.remaining) return;
+    const of = said.limit === undefined ? '' : ` of ${formatCount(said.limit)}`;
+    ui.warn(
+      `${needs} but the server says ${formatCount(said.remaining)}${of} are left; it may stop with exit 5`,
+    );
+    return;
+  }
   const totals = usageTotals(usage.file, usage.key, usage.run, Date.now());
   if (totals.problem) usage.reportProblem(totals.problem);
-  const plan = planLabel(usage.plan);
-  const clauses: string[] = [];
-  const daily = strictestDailyLimit(usage.plan);
-  const requestsLeft = Math.max(0, daily.limit - totals.today.requests);
-  if (requests > requestsLeft) {
-    clauses.push(
-      `${what} needs about ${formatCount(requests)} more requests but only ${formatCount(requestsLeft)} are left today ` +
-        `(${plan} plan: ${limitText(daily, 'requests a day')}; this machine sent ${formatCount(totals.today.requests)} today)`,
+  const refused = totals.today.rateLimited;
+  if (refused > 0) {
+    ui.warn(
+      `${needs}, and the server has refused ${formatCount(refused)} of this machine's requests today with 429 (rate limited); it may stop with exit 5`,
     );
   }
-  const monthly = searches > 0 ? strictestMonthlySearches(usage.plan) : undefined;
-  const searchesLeft = monthly
-    ? Math.max(0, monthly.limit - totals.thisMonth.searches)
-    : Number.POSITIVE_INFINITY;
-  if (monthly && searches > searchesLeft) {
-    clauses.push(
-      `${clauses.length > 0 ? 'and its' : `${what}'s`} ${formatCount(searches)} searches may cross the ` +
-        `${formatCount(searchesLeft)} live searches left this month (${plan} plan: ${limitText(monthly, 'a month')}; ` +
-        `this machine ran ${formatCount(totals.thisMonth.searches)} searches this month, cached ones included)`,
-    );
-  }
-  if (clauses.length === 0) return;
-  ui.warn(`${clauses.join('; ')}; it may stop at the limit with exit 5`);
 }
 
-function limitText(limit: StrictestLimit, unit: string): string {
-  return `${formatCount(limit.limit)} ${unit} under the spec's variant ${limit.variant.toUpperCase()}`;
+/** The allowance a response announced: X-RateLimit-Remaining and -Limit, or the IETF draft's RateLimit-*. */
+function announcedAllowance(headers: AttemptEvent['headers']) {
+  const read = (name: string) => {
+    const text = String(headers?.[`x-ratelimit-${name}`] ?? headers?.[`ratelimit-${name}`] ?? '');
+    return /^\s*\d+\s*$/.test(text) ? Number(text) : undefined;
+  };
+  const remaining = read('remaining');
+  return remaining === undefined ? undefined : { remaining, limit: read('limit') };
 }

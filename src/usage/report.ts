@@ -13,7 +13,7 @@ import {
 } from './ledger.js';
 
 // What each plan allows under the spec's two published plan tables (lead-api-v1.md, "Limits"). The
-// spec does not say which table applies, so both are kept and shown; warnings use the stricter one.
+// spec does not say which table applies, so both are kept and shown (warnings use neither: recorder.ts).
 
 export type Variant = 'a' | 'b';
 
@@ -35,34 +35,6 @@ export const PLAN_LIMITS: Readonly<Record<PlanName, Record<Variant, VariantLimit
     b: { apiAccess: true, dailyRequests: 10_000 },
   },
 };
-
-export interface StrictestLimit {
-  limit: number;
-  variant: Variant;
-}
-
-/** The smallest daily request limit among the variants that give this plan API access. */
-export function strictestDailyLimit(plan: PlanName): StrictestLimit {
-  return strictest(plan, (limits) => limits.dailyRequests) as StrictestLimit;
-}
-
-/** The smallest published monthly live-search allowance, if any variant publishes one. */
-export function strictestMonthlySearches(plan: PlanName): StrictestLimit | undefined {
-  return strictest(plan, (limits) => limits.monthlyLiveSearches);
-}
-
-function strictest(
-  plan: PlanName,
-  pick: (limits: VariantLimits) => number | undefined,
-): StrictestLimit | undefined {
-  let best: StrictestLimit | undefined;
-  for (const variant of ['a', 'b'] as const) {
-    const limits = PLAN_LIMITS[plan][variant];
-    const limit = limits.apiAccess ? pick(limits) : undefined;
-    if (limit !== undefined && (best === undefined || limit < best.limit)) best = { limit, variant };
-  }
-  return best;
-}
 
 export function planLabel(plan: PlanName): string {
   return plan === 'free' ? 'Free' : plan === 'pro' ? 'Pro' : 'Agency';

@@ -92,7 +92,7 @@ describe('leadctl auth status', () => {
 
   it('nothing configured: shows what is missing, then one error naming both, and sends nothing', async () => {
     const r = await runCli(['auth', 'status'], { env: { XDG_CONFIG_HOME: await tempConfigHome() } });
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode).toBe(3);
     expect(r.stdout).toContain('base URL  not set\nAPI key   not set\n');
     expect(r.stdout).not.toContain('server');
     expect(r.stderr).toMatch(/^leadctl: no API base URL and no API key are configured\n/);

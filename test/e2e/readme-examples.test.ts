@@ -162,7 +162,6 @@ function readerMachine() {
     // The reader has leadctl set up (README "Configuration") and keeps their key in a variable.
     LEADCTL_BASE_URL: context.baseUrl,
     LEADCTL_API_KEY: context.apiKey,
-    LEAD_API_KEY: context.apiKey,
   });
   return { home, work, env };
 }

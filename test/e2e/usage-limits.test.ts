@@ -1,9 +1,10 @@
 // The plan beside the counts: `config set plan`, what each plan means under the spec's two plan
-// tables, and the one warning before an export or a batch that would cross what is left.
+// tables; and the one warning before an export or a batch that would cross what the server says is left.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { accountServerForTest } from '../helpers/account-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 import { today, writeLedger } from '../helpers/ledger.js';
 import { tempDir } from '../helpers/temp.js';
@@ -14,8 +15,12 @@ afterEach(async () => {
 });
 
 /** A sandbox, and a profile whose plan is `plan` (unless undefined) with its own config and state. */
-async function setUp(plan: string | undefined, spent: Parameters<typeof writeLedger>[2] = {}) {
-  const sandbox = await startSandbox({ leads: 300 });
+async function setUp(
+  plan: string | undefined,
+  spent: Parameters<typeof writeLedger>[2] = {},
+  options: SandboxOptions = {},
+) {
+  const sandbox = await startSandbox({ leads: 300, ...options });
   open.push(sandbox);
   const env = { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: tempDir('state') };
   if (plan) expect((await runCli(['config', 'set', 'plan', plan], { env })).exitCode).toBe(0);
@@ -72,40 +77,50 @@ describe('leadctl usage beside the plan', () => {
 });
 
 describe('the warning before spending', () => {
-  it('an --all export that would cross what is left today says so once, then runs', async () => {
-    // Free: 100 a day; 90 spent. 300 leads at 10 a page are 30 pages: 29 more after the first.
-    const { run } = await setUp('free', { requests: 90 });
-    const r = await run(['leads', '--all', '--limit', '10', '--concurrency', '1', '--format', 'ndjson']);
+  const exportAll = ['leads', '--all', '--limit', '10', '--concurrency', '1', '--format', 'ndjson'];
+
+  it('speaks from what the server says is left (X-RateLimit-Remaining), not from the plan tables', async () => {
+    // The profile says Agency (500 a day under variant A) and this machine sent 490 today; the server
+    // answers by variant B's 10,000: nothing to warn about.
+    const generous = await setUp('agency', { requests: 490 }, { variant: 'b' });
+    const quiet = await generous.run(exportAll);
+    expect(quiet.exitCode).toBe(0);
+    expect(warnings(quiet.stderr)).toEqual([]);
+
+    // A server that allows 20 a day: 30 pages of 10 are 29 more after the first, and it says 19 are left.
+    const strict = await setUp(undefined, {}, { dailyLimit: 20 });
+    const r = await strict.run([...exportAll, '--max-wait', '0']);
+    expect(r.exitCode).toBe(5);
+    expect(warnings(r.stderr)[0]).toBe(
+      'leadctl: warning: this export needs about 29 more requests but the server says 19 of 20 are left; it may stop with exit 5',
+    );
+  });
+
+  it('from a server that sends no such header: the 429s it gave this machine today', async () => {
+    const leads = Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `l${i}`, name: `Lead ${i}` }));
+    const server = await accountServerForTest(leads, []);
+    const env = { XDG_CONFIG_HOME: await tempConfigHome(), XDG_STATE_HOME: tempDir('state') };
+    const run = () => runCli([...exportAll, '--base-url', server.baseUrl, '--api-key', 'k'], { env });
+    expect(warnings((await run()).stderr)).toEqual([]);
+    writeLedger(env.XDG_STATE_HOME, server.baseUrl, { requests: 80, rateLimited: 2 });
+    const r = await run();
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim().split('\n')).toHaveLength(300);
     expect(warnings(r.stderr)).toEqual([
-      "leadctl: warning: this export needs about 29 more requests but only 9 are left today (Free plan: 100 requests a day under the spec's variant B; this machine sent 91 today); it may stop at the limit with exit 5",
+      "leadctl: warning: this export needs about 4 more requests, and the server has refused 2 of this machine's requests today with 429 (rate limited); it may stop with exit 5",
     ]);
   });
 
-  it('says nothing when the export fits, without a plan, or with --quiet', async () => {
-    const fits = await setUp('free', { requests: 50 });
-    const args = ['leads', '--all', '--limit', '10', '--format', 'ndjson'];
-    expect(warnings((await fits.run(args)).stderr)).toEqual([]);
-    const noPlan = await setUp(undefined, { requests: 99 });
-    expect(warnings((await noPlan.run(args)).stderr)).toEqual([]);
-    const quiet = await setUp('free', { requests: 90 });
-    const r = await quiet.run([...args, '--quiet']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('');
-  });
-
-  it('a batch whose searches would cross the month’s live searches says so before the first', async () => {
-    // Agency under variant A: 300 live searches a month; 295 searches already this month.
-    const { run, sandbox } = await setUp('agency', { requests: 300, searches: 295 });
+  it('a batch says so once the server has answered its first search; nothing with --quiet', async () => {
+    const { run } = await setUp(undefined, {}, { dailyLimit: 5 });
     const input = join(tempDir('batch'), 'in.csv');
     const rows = Array.from({ length: 8 }, (_, i) => `plumber,City ${i}`);
     await writeFile(input, ['query,location', ...rows].join('\n'));
-    const r = await run(['search', '--input', input, '--format', 'ndjson']);
-    expect(r.exitCode).toBe(0);
-    expect(warnings(r.stderr)).toEqual([
-      "leadctl: warning: this batch's 8 searches may cross the 5 live searches left this month (Agency plan: 300 a month under the spec's variant A; this machine ran 295 searches this month, cached ones included); it may stop at the limit with exit 5",
-    ]);
-    expect(sandbox.requests).toHaveLength(8);
+    const args = ['search', '--input', input, '--format', 'ndjson', '--concurrency', '1', '--max-wait', '0'];
+    const r = await run(args);
+    expect(r.exitCode).toBe(5);
+    expect(warnings(r.stderr)[0]).toBe(
+      'leadctl: warning: this batch needs about 7 more requests but the server says 4 of 5 are left; it may stop with exit 5',
+    );
+    expect((await run([...args, '--quiet'])).stderr).not.toContain('warning');
   });
 });

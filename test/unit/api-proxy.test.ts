@@ -46,7 +46,11 @@ describe('redactUrl', () => {
       'https://***@api.example.com/x?…#…',
     );
     expect(redactUrl('https://api.example.com/')).toBe('https://api.example.com/');
-    expect(redactUrl('not a url //u:p@h?token=t')).toBe('not a url //***@h?…');
+    expect(redactUrl('not a url //u:p@h?token=t')).toBe('***@h?…');
+    // Not a URL (port out of range), or no server address: whatever stands before the last @ goes.
+    expect(redactUrl('https://user:hunter2@host:99999')).toBe('https://***@host:99999');
+    expect(redactUrl('https://us er:hun@ter2@host:99999/x?k=s t')).toBe('https://***@host:99999/x?…');
+    expect(redactUrl('user:hunter2@api.example.com')).toBe('***@api.example.com');
     expect(redactUrl('bad\r\nurl')).toBe('bad\\r\\nurl');
   });
 });

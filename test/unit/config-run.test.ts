@@ -102,7 +102,7 @@ describe('config set', () => {
     [
       'base-url',
       'https://u:pw@h.test',
-      'invalid base-url: a user name or password in the URL is not allowed',
+      'invalid base-url "https://***@h.test/": a user name or password in the URL is not allowed',
     ],
     ['api-key', 'two words', 'invalid api-key: expected printable ASCII characters without spaces'],
     ['timeout', undefined, 'missing value for timeout'],

@@ -18,7 +18,7 @@ export function registerAuth(program: Program, contextFor: ContextFor) {
       '\nThe base URL comes from --base-url, LEADCTL_BASE_URL or the profile, else it is asked for.\n' +
         examples([
           'leadctl auth login                                  # asks for the base URL and key',
-          'echo "$LEAD_API_KEY" | leadctl auth login --with-token --base-url https://api.example.com',
+          'echo "$LEADCTL_API_KEY" | leadctl auth login --with-token --base-url https://api.example.com',
           'leadctl --profile work auth login',
         ]),
     )

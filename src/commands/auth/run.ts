@@ -8,8 +8,8 @@
 // stored key and says which one it removed. Both write through config/profiles.ts (locked, 0600).
 import {
   AuthError,
+  abortErrorFor,
   ForbiddenError,
-  InterruptedError,
   LeadError,
   NetworkError,
   ServerError,
@@ -28,16 +28,9 @@ import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
 import type { CommandContext } from '../../session.js';
-import {
-  connect,
-  openUi,
-  resolveTarget,
-  type Session,
-  type Source,
-  sourceText,
-  type Target,
-} from '../../session.js';
+import { connect, openUi, resolveTarget, type Session, type Source, sourceText } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
+import { safeForStderr } from '../../ui/ui.js';
 import type { LoginFlags } from './command.js';
 
 export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Promise<void> {
@@ -61,12 +54,15 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   if (!flags.withToken && !io.stdin.isTTY) {
     throw new UsageError(
       'auth login asks for the key on a terminal, and standard input is not one',
-      `pipe the key in: echo "$LEAD_API_KEY" | ${leadctl} auth login --with-token`,
+      `pipe the key in: echo "$LEADCTL_API_KEY" | ${leadctl} auth login --with-token`,
     );
   }
-  const apiKey = parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
-    kind: 'argument',
-  });
+  const readKey = async () =>
+    parseConfigValue('api-key', await readSecret(io.stdin, 'API key: ', io.stderr, ctx.signal), {
+      kind: 'argument',
+    });
+  let apiKey = terminal ? undefined : await readKey();
+  while (apiKey === undefined) apiKey = await unlessRefused(ctx, readKey);
 
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
@@ -75,7 +71,9 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
       apiKey,
       baseUrl,
       profile: exists ? profile : DEFAULT_PROFILE,
-      ...pick(globals, ['timeout', 'retries', 'maxWait']),
+      timeout: globals.timeout,
+      retries: globals.retries,
+      maxWait: globals.maxWait,
     },
     { ...io.env, LEADCTL_PROFILE: undefined },
   );
@@ -136,21 +134,43 @@ async function chooseBaseUrl(
       `give it: ${at.leadctl} auth login --base-url <url>${ctx.io.stdin.isTTY ? '' : ' --with-token'}`,
     );
   }
-  const typed = await askLine(io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
-  if (typed === '') throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
-  return parseConfigValue('base-url', typed, { kind: 'argument' });
+  for (;;) {
+    const typed = await askLine(ctx, 'API base URL (e.g. https://api.example.com): ');
+    if (typed === undefined) throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
+    const url = await unlessRefused(ctx, () => parseConfigValue('base-url', typed, { kind: 'argument' }));
+    if (url !== undefined) return url;
+  }
 }
 
-/** One line typed on the terminal, echoed as usual. Ctrl-C there, or SIGINT/SIGTERM, is an interrupt. */
-async function askLine(io: CommandContext['io'], question: string, signal: AbortSignal): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const lines = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+/**
+ * At a prompt, a value leadctl cannot use is said, and undefined returned for the caller to ask again
+ * (what was typed before kept): a login that ended there would leave the person typing the key into
+ * the shell and its history.
+ */
+async function unlessRefused<T>(ctx: CommandContext, get: () => Promise<T> | T): Promise<T | undefined> {
   try {
-    return (await lines.question(question, { signal })).trim();
+    return await get();
   } catch (error) {
-    // readline rejects with an AbortError both for Ctrl-C typed in it and for the run's signal.
-    if ((error as { code?: string }).code === 'ABORT_ERR') throw new InterruptedError();
-    throw error;
+    if (!(error instanceof UsageError)) throw error;
+    say(ctx, `${safeForStderr(error.message)}; try again (Ctrl-C to stop)`);
+    return undefined;
+  }
+}
+
+/**
+ * One line typed on the terminal, which echoes it and handles Ctrl-C (SIGINT: the run's signal) as
+ * for any command: no escape sequences, a plain question. Undefined at the end of input (Ctrl-D).
+ */
+async function askLine({ io, signal }: CommandContext, question: string): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  try {
+    return await new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(abortErrorFor(signal.reason)), { once: true });
+      lines.once('line', (line) => resolve(line.trim()));
+      lines.once('close', () => resolve(undefined));
+      io.stderr.write(question);
+    });
   } finally {
     lines.close();
   }
@@ -181,26 +201,17 @@ function say(ctx: CommandContext, line: string): void {
   ctx.io.stderr.write(`${line}\n`);
 }
 
-function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
-  const picked: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
-  return picked;
-}
-
 export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   const target = await resolveTarget(ctx);
   const print = (label: string, text: string) => ctx.io.stdout.write(`${label.padEnd(10)}${text}\n`);
   const { settings } = target;
   print('profile', `${settings.profile} (${settings.configPath})`);
-  print(
-    'base URL',
-    target.baseUrl ? `${target.baseUrl} (${from(target, target.baseUrlSource, 'base-url')})` : 'not set',
-  );
+  const from = (key: 'api-key' | 'base-url', source: Source | undefined) =>
+    ` (${sourceText(key, source, settings.profile)})`;
+  print('base URL', target.baseUrl ? target.baseUrl + from('base-url', target.baseUrlSource) : 'not set');
   print(
     'API key',
-    target.apiKey
-      ? `${maskApiKey(target.apiKey)} (${from(target, target.apiKeySource, 'api-key')})`
-      : 'not set',
+    target.apiKey ? maskApiKey(target.apiKey) + from('api-key', target.apiKeySource) : 'not set',
   );
 
   let session: Session;
@@ -220,10 +231,6 @@ export async function runAuthStatus(ctx: CommandContext): Promise<void> {
   } finally {
     await session.close();
   }
-}
-
-function from(target: Target, source: Source | undefined, key: 'api-key' | 'base-url'): string {
-  return sourceText(key, source, target.settings.profile);
 }
 
 function outcome(error: unknown): string {

@@ -28,7 +28,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addHelpText(
       'after',
       examples([
-        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
         'leadctl config set base-url https://api.example.com',
         'leadctl --profile work config list',
       ]),
@@ -42,7 +42,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
       'after',
       examples([
         'leadctl config set api-key                      # prompts without echo',
-        'echo "$LEAD_API_KEY" | leadctl config set api-key',
+        'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
         'leadctl --profile work config set format csv',
       ]),
     )

@@ -95,6 +95,8 @@ export const ENVIRONMENT: readonly EnvironmentRow[] = (
       'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
     ],
     ['CLICOLOR_FORCE', '', '', 'the same as FORCE_COLOR'],
+    ['ACCESSIBLE', '', '', 'not `0`/`false`: plain progress lines'],
+    ['TERM', '', '', '`dumb`: no pager, no colour, plain progress lines'],
     ['COLUMNS', '', '', 'the width a table fits when it is not written to a terminal (a pipe, -o)'],
     [
       'XDG_CONFIG_HOME',
@@ -172,10 +174,9 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
     code: 7,
     when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
   },
-  {
-    code: 130,
-    when: 'interrupted (Ctrl-C or SIGTERM); the rows received are left in the partial file stderr names',
-  },
+  { code: 129, when: 'SIGHUP (the terminal closed): stopped as on Ctrl-C' },
+  { code: 130, when: 'interrupted (Ctrl-C): the rows received are left in the partial file stderr names' },
+  { code: 143, when: 'SIGTERM (kill, a service manager): stopped as on Ctrl-C' },
 ];
 
 // The text of the help topics, rendered for a terminal from the tables above, and the help of a

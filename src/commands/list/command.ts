@@ -42,10 +42,7 @@ function listOptions(program: Program, resource: ListResource) {
       'stop at n requests, retries included (exit 5, partial output kept)',
       integerIn(1, Number.MAX_SAFE_INTEGER),
     );
-  return addOutputOptions(command).option(
-    '--append',
-    'csv, tsv, ndjson: add rows to the -o file (header only when new)',
-  );
+  return addOutputOptions(command);
 }
 
 /** The options of `leadctl leads` and `leadctl history`, as commander parses them. */

@@ -44,27 +44,10 @@ export function registerSandbox(program: Program, contextFor: ContextFor) {
         'leadctl sandbox --variant a --latency 50 --fail-rate 0.1 --daily-limit 20',
       ]),
     )
-    .action(async (flags, self) => {
+    .action(async ({ latency, ...flags }, self) => {
       const { runSandbox } = await import('./run.js');
       const { io, signal } = contextFor(self);
-      const given = <T>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
-      await runSandbox(
-        {
-          port: flags.port,
-          host: flags.host,
-          plan: flags.plan,
-          variant: flags.variant,
-          ...given(flags.leads, 'leads'),
-          ...given(flags.history, 'history'),
-          ...given(flags.latency, 'latencyMs'),
-          ...given(flags.failRate, 'failRate'),
-          ...given(flags.resetRate, 'resetRate'),
-          ...given(flags.seed, 'seed'),
-          ...given(flags.dailyLimit, 'dailyLimit'),
-          ...given(flags.liveSearchLimit, 'liveSearchLimit'),
-          ...given(flags.hostileData, 'hostileData'),
-        },
-        { stdout: io.stdout, stderr: io.stderr, signal },
-      );
+      // A flag not given is undefined, which the sandbox reads as its default.
+      await runSandbox({ ...flags, latencyMs: latency }, { stdout: io.stdout, stderr: io.stderr, signal });
     });
 }

@@ -1,7 +1,8 @@
 // `leadctl sandbox`: start the local API server, print how to reach it (stdout: sourceable
-// KEY=value lines; stderr: the keys table for people), and serve until SIGINT/SIGTERM or the signal.
+// KEY=value lines; stderr: the keys table for people), and serve until the run's signal.
 
-import { UsageError } from '../../api/errors.js';
+import { once } from 'node:events';
+import { abortErrorFor, UsageError } from '../../api/errors.js';
 import { errorCode } from '../../config/store.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { PLAN_ALLOWANCES } from '../../sandbox/keys.js';
@@ -10,7 +11,7 @@ import { formatCount } from '../../ui/ui.js';
 export interface SandboxIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
-  signal?: AbortSignal;
+  signal: AbortSignal;
 }
 
 function describeAccess(
@@ -55,19 +56,11 @@ export async function runSandbox(options: SandboxOptions, io: SandboxIo): Promis
       `${keysTable(options, sandbox.keys)}\n\n* LEADCTL_API_KEY\n\nServing until Ctrl-C\n`,
   );
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      io.signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    if (io.signal?.aborted) return stop();
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    io.signal?.addEventListener('abort', stop, { once: true });
-  });
+  // Until Ctrl-C, SIGTERM or SIGHUP (cli.ts), which end it as any stopped run: exit 130, 143 or 129.
+  const { signal } = io;
+  if (!signal.aborted) await once(signal, 'abort');
   await sandbox.close();
+  throw abortErrorFor(signal.reason);
 }
 
 /** A port someone else holds, or one below 1024, is the user's choice to change: exit 2, not a crash. */

@@ -3,7 +3,7 @@
 // with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
 // that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
 import type { ClientHooks } from '../../api/client.js';
-import { InterruptedError, UsageError, ValidationError } from '../../api/errors.js';
+import { abortErrorFor, UsageError, ValidationError } from '../../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
 import { loadBatchPlan } from '../../batch/load-input.js';
 import { openBatchTarget } from '../../batch/open-target.js';
@@ -34,7 +34,7 @@ import { openSession } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
-import { quotaCheckForSearches } from '../../usage/recorder.js';
+import { warnIfOverQuota } from '../../usage/recorder.js';
 import type { SearchFlags } from './command.js';
 import { remembersSearches } from './run.js';
 
@@ -122,7 +122,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       const hit = index >= state.done && !skip.has(index) ? await memory?.cached(row) : undefined;
       if (hit) fromCache.set(row, hit.results);
     }
-    quotaCheckForSearches(session, total - state.done - skip.size - fromCache.size);
+    // Checked against what the server says is left once it has answered the first search.
+    const toSend = total - state.done - skip.size - fromCache.size;
+    let quotaChecked = false;
     const sends = recordSends(state, stateFile);
 
     const onStart = async (index: number, row: SearchRow) => {
@@ -134,6 +136,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
+      if (!quotaChecked && !fromCache.has(row)) {
+        quotaChecked = true;
+        warnIfOverQuota(session, 'this batch', toSend - 1);
+      }
       if (outcome.kind !== 'unknown') sends.answered(index);
       if (outcome.kind === 'unknown') {
         ui.stopProgress();
@@ -240,7 +246,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
         `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape, plan.inputWords)}`,
       );
     }
-    const error = stopError(result.stop, flags.maxRequests, totals.notRun);
+    const error = stopError(result.stop, flags.maxRequests, totals.notRun, ctx.signal);
     if (!keepsNothing && output.partialPath) notePartialFile(error, output.partialPath);
     throw error;
   } finally {
@@ -277,9 +283,9 @@ function requestBudget(
   };
 }
 
-function stopError(stop: BatchStop, maxRequests: number | undefined, notRun: number): unknown {
-  if (stop.kind === 'interrupted') return new InterruptedError();
-  if (stop.kind === 'request-cap') return requestCapError(maxRequests ?? 0, notRun);
+function stopError(stop: BatchStop, max: number | undefined, notRun: number, signal: AbortSignal): unknown {
+  if (stop.kind === 'interrupted') return abortErrorFor(signal.reason);
+  if (stop.kind === 'request-cap') return requestCapError(max ?? 0, notRun);
   return stop.error;
 }
 

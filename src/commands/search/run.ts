@@ -1,6 +1,6 @@
 // One search: validate everything before the request, then write the results like any list.
-import { UsageError } from '../../api/errors.js';
-import { withItemSink } from '../../output/item-sink.js';
+import { AbortedError, UsageError } from '../../api/errors.js';
+import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import type { CommandContext } from '../../session.js';
@@ -14,8 +14,13 @@ const USAGE_HINT =
 
 export async function runSearch(words: string[], flags: SearchFlags, ctx: CommandContext): Promise<void> {
   const query = words.join(' ').trim();
+  if (flags.append && writesToStdout(flags)) {
+    throw new UsageError('--append needs -o <file>: the file to add rows to');
+  }
   if (flags.input !== undefined) {
     if (query) throw new UsageError('give either a query or --input, not both', USAGE_HINT);
+    if (flags.append)
+      throw new UsageError('--append adds one search to a file; a stopped batch goes on with --resume');
     const { runBatch } = await import('./batch.js');
     await runBatch(flags.input, flags, ctx);
     return;
@@ -61,6 +66,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         resource: RESOURCES.results,
         storedFormat: session.settings.format,
         storedBom: session.settings.bom,
+        ...(flags.append ? { append: true } : {}),
       },
       async (sink) => {
         const hit = await memory?.cached(ask);
@@ -94,6 +100,12 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
     // Stored once the output is committed: --new-only never counts as seen what was not written.
     if (sent) await memory?.record(ask, sent.results, sent);
     ui.notice(footer);
+  } catch (error) {
+    // The usage recorder counts a search that reached the server and was not refused: it may have run.
+    if (error instanceof AbortedError && [...session.usage.run.values()].some((day) => day.searches > 0)) {
+      ui.warn('the search was sent: it may have spent a live search');
+    }
+    throw error;
   } finally {
     ui.stopProgress();
     await memory?.close();
