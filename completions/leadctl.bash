@@ -63,7 +63,7 @@ _leadctl_options() {
     'leadctl:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl leads:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
     'leadctl history:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --page --limit -a --all --max-items --since --concurrency --checkpoint --max-requests -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output --append -h --help ;;
-    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
+    'leadctl search:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -l --location -r --radius --input --columns --ignore-extra --max-input-rows --max-input-bytes --unique --max-requests --resume --resend-unknown --dry-run --concurrency --db --new-only --cache --exclude -f --format --json --csv --fields --where --no-header --bom --no-bom --no-sanitize -o --output -h --help ;;
     'leadctl config:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config set:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager -h --help ;;
     'leadctl config get:') printf '%s\n' -V --version --api-key --base-url --profile --sandbox --timeout --retries --max-wait -q --quiet --verbose --no-color --no-pager --reveal -h --help ;;
@@ -137,6 +137,8 @@ _leadctl_own_option_value() {
     'leadctl search:-r'|'leadctl search:--radius') echo any ;;
     'leadctl search:--input') echo files ;;
     'leadctl search:--columns') echo any ;;
+    'leadctl search:--max-input-rows') echo any ;;
+    'leadctl search:--max-input-bytes') echo any ;;
     'leadctl search:--max-requests') echo any ;;
     'leadctl search:--concurrency') echo any ;;
     'leadctl search:--db') echo files ;;

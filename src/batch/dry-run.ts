@@ -14,8 +14,8 @@ import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
 import type { BatchPlan } from './load-input.js';
-import { type BatchState, loadState, outputShape, shapeDifferences, statePath } from './state.js';
-import { checkStateAgreement } from './state-check.js';
+import { type BatchState, loadState, outputShape, statePath } from './state.js';
+import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 /** What the dry run reads of `search`'s flags (defined in commands/search): output, shape and resume. */
 type DryRunFlags = OutputFlags &
@@ -34,7 +34,7 @@ export async function runBatchDryRun(
     { apiKey: globals.apiKey, baseUrl: globals.baseUrl, profile: globals.profile },
     io.env,
   );
-  const total = plan.unique.length;
+  const total = plan.searches;
   const source = input === '-' ? 'standard input' : input;
   const lines = [
     'Dry run: nothing is sent.',
@@ -89,12 +89,6 @@ async function stoppedBatch(
   }
   checkStateAgreement(file, stopped);
   if (!flags.resume) return stopped;
-  if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
-    throw new UsageError(
-      'the input changed since the stopped run',
-      'resume with the same input, or delete the .state file to start over',
-    );
-  }
   // What the format choice has to say (an extension that disagrees) is said as a real run says it.
   const messages = await createUi({
     stderr: ctx.io.stderr,
@@ -110,14 +104,7 @@ async function stoppedBatch(
     resource: BATCH_RESOURCE,
     storedFormat,
   });
-  const shape = outputShape(format, flags);
-  const differences = shapeDifferences(stopped.output, shape);
-  if (differences.length > 0) {
-    throw new UsageError(
-      `the output options differ from the stopped run's`,
-      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
-    );
-  }
+  checkSameBatch(stopped, plan, outputShape(format, flags));
   return stopped;
 }
 

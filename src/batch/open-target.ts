@@ -15,10 +15,9 @@ import {
   type OutputShape,
   STATE_VERSION,
   saveState,
-  shapeDifferences,
   statePath,
 } from './state.js';
-import { checkStateAgreement } from './state-check.js';
+import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
   /** Counting and hashing what it writes (but on stdout), for the state file. */
@@ -119,19 +118,7 @@ async function resumeTarget(
   }
   if (!stopped) throw new UsageError(`nothing to resume: ${stateFile} does not exist`);
   checkStateAgreement(stateFile, stopped);
-  if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
-    throw new UsageError(
-      'the input changed since the stopped run',
-      'resume with the same input, or delete the .state file to start over',
-    );
-  }
-  const differences = shapeDifferences(stopped.output, shape);
-  if (differences.length > 0) {
-    throw new UsageError(
-      `the output options differ from the stopped run's`,
-      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
-    );
-  }
+  checkSameBatch(stopped, plan, shape);
   // The state names the partial file; it must be one this run could have made for this target.
   const partial = join(dirname(target), stopped.partial);
   if (!isPartialNameFor(target, partial)) {
@@ -166,7 +153,7 @@ function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
   return {
     version: STATE_VERSION,
     input: plan.fingerprint,
-    total: plan.unique.length,
+    total: plan.searches,
     output: shape,
     partial: '',
     done: 0,

@@ -1,12 +1,33 @@
 // Whether a state file that parsed (state.ts) also adds up: its counts agree with one another and
 // with the input it claims to belong to. The partial file's size and content are checked when it is
 // reopened (output/append.ts). Any disagreement refuses the resume before a request is sent.
-import type { BatchState } from './state.js';
-import { unreadable } from './state.js';
+import { UsageError } from '../api/errors.js';
+import { type BatchState, type OutputShape, shapeDifferences, unreadable } from './state.js';
 
 export function checkStateAgreement(file: string, state: BatchState): void {
   const problem = disagreement(state);
   if (problem !== undefined) throw unreadable(file, problem);
+}
+
+/** A --resume reads the same input, and writes the same way, as the stopped run. */
+export function checkSameBatch(
+  stopped: BatchState,
+  plan: { fingerprint: string; searches: number },
+  shape: OutputShape,
+): void {
+  if (stopped.input !== plan.fingerprint || stopped.total !== plan.searches) {
+    throw new UsageError(
+      'the input changed since the stopped run',
+      'resume with the same input, or delete the .state file to start over',
+    );
+  }
+  const differences = shapeDifferences(stopped.output, shape);
+  if (differences.length > 0) {
+    throw new UsageError(
+      `the output options differ from the stopped run's`,
+      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
+    );
+  }
 }
 
 function disagreement(state: BatchState): string | undefined {

@@ -49,7 +49,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   if (flags.resume && !flags.output) {
     throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
   }
-  const plan = await loadBatchPlan(input, flags, ctx);
+  const plan = await loadBatchPlan(input, flags, ctx, { keepRows: !flags.dryRun });
 
   if (flags.resendUnknown && !flags.resume) {
     throw new UsageError(
