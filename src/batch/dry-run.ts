@@ -45,12 +45,18 @@ export async function runBatchDryRun(
   if (stopped) {
     const waiting = stopped.unknown.filter((search) => search.index >= stopped.done).length;
     const resent = flags.resendUnknown ? waiting : 0;
-    const skipped = stopped.done + waiting - resent;
+    const kept = stopped.answers.length;
+    const skipped = stopped.done + waiting - resent + kept;
     const resumeSends = total - skipped;
-    const unknownNote =
-      waiting > 0
-        ? ` (${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'})`
-        : '';
+    const notes = [
+      ...(waiting > 0
+        ? [
+            `${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'}`,
+          ]
+        : []),
+      ...(kept > 0 ? [`${plural(kept, 'answer', 'answers')} kept in it written without searching`] : []),
+    ];
+    const unknownNote = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     lines.push(
       `${statePath(flags.output as string)}: a --resume skips ${formatCount(skipped)} of them${unknownNote} and sends ${formatCount(resumeSends)}.`,
     );
