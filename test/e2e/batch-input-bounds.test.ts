@@ -131,7 +131,10 @@ describe.each([
 ] as const)('%s while the input is read', (signal, codes, line) => {
   it('a FIFO whose writer sends nothing: the read stops at once', async () => {
     const path = fifo(tempDir('fifo'));
-    const child = spawnCli(['search', '--input', path, ...NOWHERE], { stdin: 'ignore' });
+    const child = spawnCli(['search', '--input', path, ...NOWHERE], {
+      stdin: 'ignore',
+      forceKillAfterDelay: false,
+    });
     // Opening the write end returns once leadctl has opened the read end: it is reading.
     const writer = await open(path, 'w');
     child.kill(signal);
@@ -149,6 +152,7 @@ describe.each([
     const writer = await open(path, 'w');
     const child = spawnCli(['search', '--input', '-', '--dry-run', ...NOWHERE], {
       stdin: readEnd as 3, // any descriptor of ours (execa's type names 3 to 9 only)
+      forceKillAfterDelay: false,
     });
     closeSync(readEnd);
     const rows = Array.from({ length: 10_000 }, (_, n) => `plumber ${n},Austin\n`).join('');

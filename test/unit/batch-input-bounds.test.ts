@@ -124,6 +124,14 @@ describe('text that is not UTF-8', () => {
     expect((await planOf(chunked('query,location\nplumber,Montréal\n', 1))).unique[0]?.location).toBe(
       'Montréal',
     );
+    // A chunk that begins inside a character (ü split after its first byte), with a bad byte a line later.
+    const split = [
+      Buffer.from('query,location\nplumber,Z\xc3', 'latin1'),
+      Buffer.from('\xbcrich\nf\xe9,x\n', 'latin1'),
+    ];
+    await expect(planOf(Readable.from(split))).rejects.toThrowError(
+      'standard input is not UTF-8 text (line 3)',
+    );
   });
 
   it('refuses NUL bytes (what /dev/zero sends) in one line, at the first chunk', async () => {
