@@ -77,7 +77,7 @@ export async function runBatchEngine<Row, Result>(
   };
   const room = () =>
     next - finished < 2 * Math.max(1, options.concurrency) || stop !== undefined || signal.aborted;
-  signal.addEventListener('abort', () => wake(), { once: true });
+  signal.addEventListener('abort', wake, { once: true });
   const handOn = () => {
     handing = handing.then(async () => {
       while (!handOnFailed && settled.has(finished)) {
@@ -141,9 +141,8 @@ export async function runBatchEngine<Row, Result>(
       await handOn();
     }
   };
-  const workerThenWake = () => worker().finally(() => wake());
 
-  const workers = Array.from({ length: Math.max(1, options.concurrency) }, workerThenWake);
+  const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => worker().finally(wake));
   await Promise.all(workers);
   // Searches that finished after a stop are still written when no earlier row is missing.
   await handOn();

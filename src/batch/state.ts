@@ -53,7 +53,7 @@ const KEPT_ANSWER = z.strictObject({ index: count(), results: z.string() });
 
 export const BATCH_STATE = z.strictObject({
   version: z.literal(STATE_VERSION),
-  /** SHA-256 of the unique searches (validate.ts inputFingerprint). */
+  /** SHA-256 of the unique searches (validate.ts fingerprintLine). */
   input: z.string().check(z.regex(SHA256)),
   /** Unique searches in the input. */
   total: z.int().check(z.minimum(1)),
@@ -86,7 +86,6 @@ export const BATCH_STATE = z.strictObject({
 export type OutputShape = z.infer<typeof OUTPUT_SHAPE>;
 export type FailedSearch = z.infer<typeof FAILED_SEARCH>;
 export type UnknownSearch = z.infer<typeof UNKNOWN_SEARCH>;
-export type KeptAnswer = z.infer<typeof KEPT_ANSWER>;
 export type BatchState = z.infer<typeof BATCH_STATE>;
 
 export function statePath(outputFile: string): string {

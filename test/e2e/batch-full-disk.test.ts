@@ -42,28 +42,18 @@ describe.skipIf(!canMount())('a full disk under a batch', () => {
       const out = join(small, 'leads.csv');
       const filler = join(small, 'filler');
       const home = await tempConfigHome();
-      const batch = (s: SandboxHandle, more: string[] = []) =>
-        runCli(
-          [
-            'search',
-            '--input',
-            input,
-            '--csv',
-            '-o',
-            out,
-            '--concurrency',
-            String(concurrency),
-            ...more,
-          ].concat(['--base-url', s.url, '--api-key', s.apiKey]),
-          { env: { XDG_CONFIG_HOME: home } },
-        );
+      const batch = (s: SandboxHandle, file: string, ...more: string[]) => {
+        const auth = ['--base-url', s.url, '--api-key', s.apiKey];
+        const args = ['--input', input, '--csv', '-o', file, '--concurrency', String(concurrency)];
+        return runCli(['search', ...args, ...more, ...auth], { env: { XDG_CONFIG_HOME: home } });
+      };
 
       const s = await sandbox();
       // The disk fills while the second search is at the server, before its answer comes back.
       s.onRequest((request) => {
         if (request.path === '/api/v1/search' && searched(s).length === 2) fillDisk(filler);
       });
-      const full = await batch(s);
+      const full = await batch(s, out);
       expect(full.exitCode).toBe(1);
       // What stopped the run: the state write that needed the space set aside, or (with two in
       // flight) the output of the first search, written after the disk filled.
@@ -84,7 +74,7 @@ describe.skipIf(!canMount())('a full disk under a batch', () => {
       expect(state.done + state.answers.length).toBe(searched(s).length);
 
       await rm(filler);
-      const resumed = await batch(s, ['--resume']);
+      const resumed = await batch(s, out, '--resume');
       expect(resumed.exitCode).toBe(0);
       expect(resumed.stderr).toContain(
         `Resuming: ${state.done} of 3 searches were done before, ${state.answers.length} more answered (written now, not sent again).`,
@@ -95,22 +85,7 @@ describe.skipIf(!canMount())('a full disk under a batch', () => {
       expect((await readdir(small)).sort()).toEqual(['leads.csv']);
 
       const reference = join(dir, 'reference.csv');
-      const once = await sandbox();
-      const whole = await runCli(
-        [
-          'search',
-          '--input',
-          input,
-          '--csv',
-          '-o',
-          reference,
-          '--base-url',
-          once.url,
-          '--api-key',
-          once.apiKey,
-        ],
-        { env: { XDG_CONFIG_HOME: home } },
-      );
+      const whole = await batch(await sandbox(), reference);
       expect(whole.exitCode).toBe(0);
       expect(await readFile(out)).toEqual(await readFile(reference));
     },
