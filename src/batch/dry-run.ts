@@ -49,13 +49,10 @@ export async function runBatchDryRun(
     const skipped = stopped.done + waiting - resent + kept;
     const resumeSends = total - skipped;
     const notes = [
-      ...(waiting > 0
-        ? [
-            `${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'}`,
-          ]
-        : []),
-      ...(kept > 0 ? [`${plural(kept, 'answer', 'answers')} kept in it written without searching`] : []),
-    ];
+      waiting > 0 &&
+        `${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'}`,
+      kept > 0 && `${plural(kept, 'answer', 'answers')} kept in it written without searching`,
+    ].filter(Boolean);
     const unknownNote = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     lines.push(
       `${statePath(flags.output as string)}: a --resume skips ${formatCount(skipped)} of them${unknownNote} and sends ${formatCount(resumeSends)}.`,

@@ -157,14 +157,7 @@ export async function* entriesFromRecords(
     });
     return { line: record.line, values };
   };
-  for await (const records of batches) {
-    const rows: InputRow[] = [];
-    for (const record of records) {
-      const row = entry(record);
-      if (row) rows.push(row);
-    }
-    yield rows;
-  }
+  for await (const records of batches) yield records.flatMap((record) => entry(record) ?? []);
 }
 
 function readHeader(names: string[], rules: ColumnRules) {

@@ -1,10 +1,8 @@
-// From --input to the list of searches to run, read as a stream: bytes (a file, a FIFO, or stdin for
-// `-`) under a ceiling, decoded (UTF-8, or UTF-16 with a byte-order mark as Excel's "Unicode text"
-// writes it; an .xlsx workbook goes to xlsx-input.ts), parsed with --columns/--ignore-extra, each row
-// validated and checked against the ones before as it comes, under a ceiling on rows. What is held
-// is what the batch needs: the unique searches and their dedupe keys (a dry run, the keys alone), so
-// memory follows the ceilings, never the input. Any bad row or header refuses the whole batch here,
-// before a request is sent; the run's abort signal (SIGINT, SIGTERM, SIGHUP) stops the read at once.
+// From --input to the searches to run, read as a stream under ceilings on bytes and rows (a file, a
+// FIFO or stdin; UTF-8, UTF-16 with its mark, or a workbook via xlsx-input.ts), each row validated and
+// deduped as it comes. What is held is what the batch needs: the unique searches and their keys (a dry
+// run, the keys alone). A bad row or header refuses the whole batch before a request is sent; the
+// run's abort signal stops the read at once (docs/batch.md, "Ceilings").
 import { createHash } from 'node:crypto';
 import { createReadStream, constants as fs, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';

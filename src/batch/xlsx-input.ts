@@ -1,14 +1,8 @@
-// `search --input leads.xlsx`: the first sheet's rows as records (header row first), each cell as the
-// text the sheet shows, so that a ZIP typed as a number (2134 shown as 02134 by a "00000" format)
-// and a radius typed as a number are read as the user sees them. Loaded only for a workbook: it
-// brings exceljs, which nothing else at start-up needs.
-//
-// A workbook is a zip, and a zip says how big its parts are before anything is unpacked: a part
-// that claims more than the input ceiling, or more than 100 times its packed size (a zip bomb: a
-// megabyte or two that unpacks to gigabytes), is refused from the central directory alone. Those
-// claims are not trusted either: each part is inflated here as a stream and refused the moment it
-// unpacks to more than it said. exceljs's readers then parse the parts they need as they come, so
-// rows are read one at a time and a sheet is never held whole.
+// `search --input leads.xlsx`: the first sheet's rows as records, each cell as the text the sheet
+// shows (a ZIP typed as 2134 under a "00000" format is 02134). Loaded only for a workbook (exceljs).
+// Each part is checked from the zip's central directory before anything is unpacked (the input
+// ceiling; over 100 times its packed size is a zip bomb), then unpacked here and stopped at the size
+// it declared; exceljs's streaming readers parse what the first sheet needs (docs/batch.md).
 import { PassThrough, Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this module is its
@@ -63,14 +57,14 @@ export async function* xlsxRecords(
   maxBytes: number,
   signal: AbortSignal,
 ): AsyncGenerator<CsvRecord[]> {
-  const parts = new Map(zipDirectory(bytes, source).map((part) => [part.name, part]));
-  for (const part of parts.values()) checkPart(part, source, maxBytes);
-  const stream = (name: string) => {
-    const part = parts.get(name);
-    return part && Readable.from(unpacked(bytes, part, source, signal));
-  };
   const reader: Reader = new WorkbookReader(Readable.from([]), { sharedStrings: 'cache', styles: 'cache' });
   try {
+    const parts = new Map(zipDirectory(bytes, source).map((part) => [part.name, part]));
+    for (const part of parts.values()) checkPart(part, source, maxBytes);
+    const stream = (name: string) => {
+      const part = parts.get(name);
+      return part && Readable.from(unpacked(bytes, part, source, signal));
+    };
     const [rels, book] = [stream('xl/_rels/workbook.xml.rels'), stream('xl/workbook.xml')];
     if (!rels || !book) throw new Error('it has no xl/workbook.xml');
     await reader._parseRels(rels);
@@ -127,18 +121,18 @@ function zipDirectory(bytes: Buffer, source: string): ZipPart[] {
       throw notAWorkbook('its zip directory is damaged', source);
     }
     const nameLength = bytes.readUInt16LE(at + 28);
+    const name = bytes.toString('utf8', at + 46, at + 46 + nameLength);
     const local = bytes.readUInt32LE(at + 42);
-    const encrypted = (bytes.readUInt16LE(at + 8) & 1) === 1;
+    if (local + 30 > bytes.length) throw notAWorkbook(`its part ${name} lies outside the file`, source);
     const part = {
-      name: bytes.toString('utf8', at + 46, at + 46 + nameLength),
-      method: encrypted ? -1 : bytes.readUInt16LE(at + 10),
+      name,
+      method: (bytes.readUInt16LE(at + 8) & 1) === 1 ? -1 : bytes.readUInt16LE(at + 10),
       packed: bytes.readUInt32LE(at + 20),
       size: bytes.readUInt32LE(at + 24),
-      offset: local + 30 + (bytes.readUInt16LE(local + 26) || 0) + (bytes.readUInt16LE(local + 28) || 0),
+      offset: local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28),
     };
-    if (local + 30 > bytes.length || part.offset + part.packed > bytes.length) {
-      throw notAWorkbook(`its part ${part.name} lies outside the file`, source);
-    }
+    if (part.offset + part.packed > bytes.length)
+      throw notAWorkbook(`its part ${name} lies outside the file`, source);
     parts.push(part);
     at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
   }

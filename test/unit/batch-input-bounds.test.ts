@@ -169,6 +169,19 @@ describe('a workbook is checked before it is unpacked', () => {
     );
   });
 
+  it('refuses a damaged zip in one message, never an internal error', async () => {
+    const workbook = zipArchive(workbookParts(honestPart(SHEET, sheetXml([['query', 'location']]))));
+    const directory = workbook.readUInt32LE(workbook.length - 6);
+    const farDirectory = Buffer.from(workbook);
+    farDirectory.writeUInt32LE(workbook.length - 10, workbook.length - 6);
+    await expect(planOf(farDirectory)).rejects.toThrowError('(its zip directory is damaged)');
+    const farPart = Buffer.from(workbook);
+    farPart.writeUInt32LE(workbook.length - 4, directory + 42);
+    await expect(planOf(farPart)).rejects.toThrowError(
+      '(its part [Content_Types].xml lies outside the file)',
+    );
+  });
+
   it('refuses what is not a workbook in the library’s place, without its words', async () => {
     const broken = zipArchive([honestPart('notes.txt', 'hello')]);
     await expect(planOf(broken)).rejects.toThrowError(
