@@ -42,10 +42,8 @@ export async function syncRows({ node, sandbox, short, rounds }) {
   const server = await startServer(sandbox, { leads, latencyMs: 0 });
   const hasSqlite = spawnSync(node, ['-e', "require('node:sqlite')"], { stdio: 'ignore' }).status === 0;
   const cluster = await postgres();
-  const pg = new (await import('pg')).default.Client({
-    connectionString: cluster.url,
-    password: cluster.password,
-  });
+  process.env.PGPASSWORD = cluster.password;
+  const pg = new (await import('pg')).default.Client(cluster.url);
   await pg.connect();
   const env = {
     ...process.env,

@@ -307,7 +307,9 @@ function tooLarge(status: number, maxBytes: number, how = ''): ProtocolError {
   );
 }
 
-function describeBytes(bytes: number): string {
+/** 16 MiB, 2.4 MiB, 1000 bytes. */
+export function describeBytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+  if (mib < 1) return `${bytes} bytes`;
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
 }

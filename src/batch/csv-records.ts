@@ -1,15 +1,18 @@
 // RFC 4180 records with the line each one starts on, so that validation can point at "line 7". The
-// parsing is csv-parse's (sync API); liberal in what it reads: CRLF, LF or CR (mixed too), a leading
-// byte-order mark, quoted fields spanning lines, a stray quote inside an unquoted field kept as text.
-// csv-parse's own line count adds a quoted CRLF up as two lines, so the start lines are counted here
-// from the bytes it consumed: a CRLF, LF or lone CR is one line break.
-import { CsvError } from 'csv-parse';
-import { parse } from 'csv-parse/sync';
+// parsing is csv-parse's, liberal in what it reads: CRLF, LF or CR (mixed too), a leading byte-order
+// mark, quoted fields spanning lines, a stray quote inside an unquoted field kept as text. csv-parse's
+// own line count adds a quoted CRLF up as two lines, so the start lines are counted here from each
+// record's raw text: a CRLF, LF or lone CR is one line break. A batch's input is read as a stream
+// (csvRecords); `--exclude` reads a whole file (parseCsvRecords).
+import { CsvError, type Options, parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 
 export interface CsvRecord {
   /** 1-based line where the record starts. */
   line: number;
   fields: string[];
+  /** Set on the last record of an input that cannot be read further: why (no fields then). */
+  problem?: string;
 }
 
 export interface CsvParse {
@@ -21,39 +24,86 @@ export interface CsvParse {
 /** The field separators a spreadsheet writes: comma, semicolon (European Excel), tab ("Unicode text"). */
 export type CsvDelimiter = ',' | ';' | '\t';
 
-export function parseCsvRecords(text: string, delimiter: CsvDelimiter = ','): CsvParse {
-  const bytes = Buffer.from(text, 'utf8');
+/** A record longer than this is no search: refused, so that one endless line cannot grow without bound. */
+export const MAX_RECORD_CHARS = 2 ** 20;
+
+const UNCLOSED_QUOTE = 'a quoted field is never closed (missing ")';
+
+function csvOptions(delimiter: CsvDelimiter): Options {
+  return {
+    bom: true,
+    delimiter,
+    raw: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: MAX_RECORD_CHARS,
+  };
+}
+
+/**
+ * The records of a text read in chunks: those each chunk completes, as one batch (rows are handled
+ * a chunk at a time, not one promise each).
+ */
+export async function* csvRecords(
+  texts: AsyncIterable<string>,
+  delimiter: CsvDelimiter,
+): AsyncGenerator<CsvRecord[]> {
   const records: CsvRecord[] = [];
+  const collector = collect(records);
+  // Records are taken as the parser finds them (never queued in the stream, where a later error would drop them).
+  const parser = parse({ ...csvOptions(delimiter), on_record: collector.onRecord });
+  parser.on('error', () => {});
+  const step = (write: (done: (error?: Error | null) => void) => void) =>
+    new Promise<Error | null | undefined>((resolve) => write(resolve));
+  let failure: Error | null | undefined;
+  for await (const text of texts) {
+    failure = await step((done) => parser.write(text, done));
+    yield records.splice(0);
+    if (failure) break;
+  }
+  failure ??= await step((done) => parser.end(done));
+  if (failure && !(failure instanceof CsvError)) throw failure;
+  const problem =
+    failure?.code === 'CSV_QUOTE_NOT_CLOSED'
+      ? UNCLOSED_QUOTE
+      : failure?.code === 'CSV_MAX_RECORD_SIZE'
+        ? 'a row longer than 1 MiB (a quoted field that is never closed?)'
+        : failure?.message;
+  yield [...records.splice(0), ...(problem ? [{ line: collector.line(), fields: [], problem }] : [])];
+}
+
+/** An on_record handler that keeps each record with the line it starts on; line() is the next one's. */
+function collect(records: CsvRecord[]) {
   let line = 1;
-  let offset = 0;
+  const onRecord = (entry: { record: string[]; raw: string }) => {
+    records.push({ line, fields: entry.record });
+    line += lineBreaks(entry.raw);
+    return null;
+  };
+  return { onRecord: onRecord as unknown as Options['on_record'], line: () => line };
+}
+
+/** A whole text's records (`--exclude`). */
+export function parseCsvRecords(text: string, delimiter: CsvDelimiter = ','): CsvParse {
+  const records: CsvRecord[] = [];
+  const collector = collect(records);
   try {
-    parse(bytes, {
-      bom: true,
-      delimiter,
-      relax_column_count: true,
-      relax_quotes: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      // Records are collected as they come, so those before an unclosed quote are kept.
-      on_record: (fields: string[], context) => {
-        records.push({ line, fields });
-        line += lineBreaks(bytes, offset, context.bytes);
-        offset = context.bytes;
-        return null;
-      },
-    });
+    // Records are collected as they come, so those before an unclosed quote are kept.
+    parseSync(text, { ...csvOptions(delimiter), on_record: collector.onRecord });
   } catch (error) {
     if (!(error instanceof CsvError) || error.code !== 'CSV_QUOTE_NOT_CLOSED') throw error;
-    return { records, unterminatedQuoteLine: line };
+    return { records, unterminatedQuoteLine: collector.line() };
   }
   return { records };
 }
 
-function lineBreaks(bytes: Buffer, from: number, to: number): number {
+/** A raw record ends with the first character of its delimiter (a CRLF's LF is not in it). */
+function lineBreaks(raw: string): number {
   let count = 0;
-  for (let index = from; index < to; index += 1) {
-    const byte = bytes[index];
-    if (byte === 0x0a) count += 1;
-    else if (byte === 0x0d && bytes[index + 1] !== 0x0a) count += 1;
+  for (let index = 0; index < raw.length; index += 1) {
+    const char = raw[index];
+    if (char === '\n' || (char === '\r' && raw[index + 1] !== '\n')) count += 1;
   }
   return count;
 }
@@ -67,19 +117,23 @@ export function isBlankRecord(record: CsvRecord): boolean {
  * The separator of a file, judged by its header line alone (the first line that is not blank, read
  * up to a line break outside quotes): the candidate found there most often, a comma on a tie or
  * when there is none. Data rows are not counted, so a comma file whose queries hold `;` stays a
- * comma file.
+ * comma file. `complete` says whether the header line ended within `text`.
  */
-export function detectDelimiter(text: string): CsvDelimiter {
+export function detectDelimiter(text: string): { delimiter: CsvDelimiter; complete: boolean } {
   const counts = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
   let started = false;
-  for (const char of text.replace(/^\uFEFF/, '')) {
+  let complete = false;
+  for (const char of text) {
     if (char === '"') quoted = !quoted;
     else if (!quoted && (char === '\n' || char === '\r')) {
-      if (started) break;
+      if (started) {
+        complete = true;
+        break;
+      }
     } else if (!quoted && char in counts) counts[char as CsvDelimiter] += 1;
     if (char.trim() !== '') started = true;
   }
   const [best] = (Object.keys(counts) as CsvDelimiter[]).sort((a, b) => counts[b] - counts[a]);
-  return best && counts[best] > 0 ? best : ',';
+  return { delimiter: best && counts[best] > 0 ? best : ',', complete };
 }

@@ -14,8 +14,8 @@ import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
 import type { BatchPlan } from './load-input.js';
-import { type BatchState, loadState, outputShape, shapeDifferences, statePath } from './state.js';
-import { checkStateAgreement } from './state-check.js';
+import { type BatchState, loadState, outputShape, statePath } from './state.js';
+import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 /** What the dry run reads of `search`'s flags (defined in commands/search): output, shape and resume. */
 type DryRunFlags = OutputFlags &
@@ -34,7 +34,7 @@ export async function runBatchDryRun(
     { apiKey: globals.apiKey, baseUrl: globals.baseUrl, profile: globals.profile },
     io.env,
   );
-  const total = plan.unique.length;
+  const total = plan.searches;
   const source = input === '-' ? 'standard input' : input;
   const lines = [
     'Dry run: nothing is sent.',
@@ -45,12 +45,15 @@ export async function runBatchDryRun(
   if (stopped) {
     const waiting = stopped.unknown.filter((search) => search.index >= stopped.done).length;
     const resent = flags.resendUnknown ? waiting : 0;
-    const skipped = stopped.done + waiting - resent;
+    const kept = stopped.answers.length;
+    const skipped = stopped.done + waiting - resent + kept;
     const resumeSends = total - skipped;
-    const unknownNote =
-      waiting > 0
-        ? ` (${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'})`
-        : '';
+    const notes = [
+      waiting > 0 &&
+        `${plural(waiting, 'search', 'searches')} sent without an answer ${flags.resendUnknown ? 'sent again, as --resend-unknown asks' : 'not sent again'}`,
+      kept > 0 && `${plural(kept, 'answer', 'answers')} kept in it written without searching`,
+    ].filter(Boolean);
+    const unknownNote = notes.length > 0 ? ` (${notes.join('; ')})` : '';
     lines.push(
       `${statePath(flags.output as string)}: a --resume skips ${formatCount(skipped)} of them${unknownNote} and sends ${formatCount(resumeSends)}.`,
     );
@@ -89,12 +92,6 @@ async function stoppedBatch(
   }
   checkStateAgreement(file, stopped);
   if (!flags.resume) return stopped;
-  if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
-    throw new UsageError(
-      'the input changed since the stopped run',
-      'resume with the same input, or delete the .state file to start over',
-    );
-  }
   // What the format choice has to say (an extension that disagrees) is said as a real run says it.
   const messages = await createUi({
     stderr: ctx.io.stderr,
@@ -110,14 +107,7 @@ async function stoppedBatch(
     resource: BATCH_RESOURCE,
     storedFormat,
   });
-  const shape = outputShape(format, flags);
-  const differences = shapeDifferences(stopped.output, shape);
-  if (differences.length > 0) {
-    throw new UsageError(
-      `the output options differ from the stopped run's`,
-      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
-    );
-  }
+  checkSameBatch(stopped, plan, outputShape(format, flags));
   return stopped;
 }
 

@@ -1,11 +1,11 @@
-// Reads a batch input into raw entries (one per search, with its line number) without judging the
-// values yet: CSV with a header row (`,` `;` or tab), rows read from a spreadsheet, or JSON lines.
-// The first non-blank character of a text decides: `{` means JSON lines, anything else CSV.
-// Spreadsheets and CRM exports name their columns their own way and carry others: `--columns`
-// maps the user's names to the known ones, `--ignore-extra` skips the rest (never silently).
+// Turns a batch input's records into raw entries (one per search, with its line number) as they are
+// read, without judging the values yet: CSV with a header row (`,` `;` or tab), rows read from a
+// spreadsheet, or JSON lines. Spreadsheets and CRM exports name their columns their own way and carry
+// others: `--columns` maps the user's names to the known ones, `--ignore-extra` skips the rest (never
+// silently).
 import { UsageError } from '../api/errors.js';
 import { closestMatch } from '../config/keys.js';
-import { type CsvRecord, detectDelimiter, isBlankRecord, parseCsvRecords } from './csv-records.js';
+import { type CsvRecord, isBlankRecord, MAX_RECORD_CHARS } from './csv-records.js';
 
 export const INPUT_KEYS = ['query', 'location', 'radius'] as const;
 export const REQUIRED_KEYS = ['query', 'location'] as const;
@@ -17,10 +17,12 @@ export interface RawEntry {
 }
 
 export interface InputProblem {
-  /** 0 for a problem with the file as a whole. */
   line: number;
   message: string;
 }
+
+/** A row of the input: an entry, or what makes it a bad row. */
+export type InputRow = RawEntry | InputProblem;
 
 /** How the input's own names become the known columns (--columns and --ignore-extra). */
 export interface ColumnRules {
@@ -33,28 +35,6 @@ export interface ColumnRules {
 export class HeaderError extends UsageError {}
 
 export const DEFAULT_RULES: ColumnRules = { mapped: new Map(), ignoreExtra: false };
-
-export interface ParsedInput {
-  format: 'csv' | 'jsonl' | 'xlsx';
-  entries: RawEntry[];
-  problems: InputProblem[];
-  /** The columns (or JSON keys) --ignore-extra skipped, as the input spells them. */
-  ignored: string[];
-}
-
-export function parseBatchInput(text: string, rules: ColumnRules = DEFAULT_RULES): ParsedInput {
-  const firstChar = text.replace(/^\uFEFF/, '').trimStart()[0];
-  if (firstChar === '{') return parseJsonLines(text, rules);
-  const { records, unterminatedQuoteLine } = parseCsvRecords(text, detectDelimiter(text));
-  const parsed = parseRecords(records, rules, 'csv');
-  if (unterminatedQuoteLine !== undefined) {
-    parsed.problems.push({
-      line: unterminatedQuoteLine,
-      message: 'a quoted field is never closed (missing ")',
-    });
-  }
-  return parsed;
-}
 
 const EXPECTED = `expected ${INPUT_KEYS.join(', ')}`;
 const COLUMNS_HINT =
@@ -145,18 +125,43 @@ function plural(n: number, noun: string): string {
  * Header rows (CSV or a spreadsheet's) to entries. Anything wrong with the header refuses the
  * whole input: an unknown column is refused rather than ignored unless --ignore-extra says so,
  * because a misspelt "raduis" would otherwise run every search at the default radius and spend
- * the quota on the wrong searches.
+ * the quota on the wrong searches. The columns --ignore-extra skips are added to `ignored`.
  */
-export function parseRecords(
-  records: readonly CsvRecord[],
+export async function* entriesFromRecords(
+  batches: AsyncIterable<CsvRecord[]>,
   rules: ColumnRules,
   format: 'csv' | 'xlsx',
-): ParsedInput {
-  const rows = records.filter((record) => !isBlankRecord(record));
-  const header = rows.shift();
-  if (!header) return { format, entries: [], problems: [], ignored: [] };
+  ignored: Set<string>,
+): AsyncGenerator<InputRow[]> {
+  let header: ReturnType<typeof readHeader> | undefined;
+  const entry = (record: CsvRecord): InputRow | undefined => {
+    if (record.problem !== undefined) return { line: record.line, message: record.problem };
+    if (isBlankRecord(record)) return undefined;
+    if (!header) {
+      header = readHeader(format === 'xlsx' ? trimEnd(record.fields) : record.fields, rules);
+      for (const name of header.extra) ignored.add(name.trim());
+      return undefined;
+    }
+    const { names, keys } = header;
+    const width = format === 'xlsx' ? trimEnd(record.fields).length : record.fields.length;
+    if (format === 'csv' ? width !== names.length : width > names.length) {
+      const message =
+        format === 'csv'
+          ? `expected ${names.length} ${plural(names.length, 'field')} like the header, found ${width}`
+          : `a value in column ${width}, which has no header`;
+      return { line: record.line, message };
+    }
+    const values: Record<string, unknown> = {};
+    keys.forEach((key, index) => {
+      if (key) values[key] = record.fields[index] ?? '';
+    });
+    return { line: record.line, values };
+  };
+  for await (const records of batches) yield records.flatMap((record) => entry(record) ?? []);
+}
+
+function readHeader(names: string[], rules: ColumnRules) {
   // A spreadsheet's trailing cells may be empty: only named columns up to the last one count.
-  const names = format === 'xlsx' ? trimEnd(header.fields) : header.fields;
   const headerNames = names.map((name, index) => (name.trim() === '' ? `(column ${index + 1})` : name));
   checkMappedSources(headerNames, rules);
   const { keys, misspelt, extra, repeated } = resolveNames(headerNames, rules);
@@ -181,25 +186,7 @@ export function parseRecords(
       COLUMNS_HINT,
     );
   }
-  const entries: RawEntry[] = [];
-  const problems: InputProblem[] = [];
-  for (const record of rows) {
-    const width = format === 'xlsx' ? trimEnd(record.fields).length : record.fields.length;
-    if (format === 'csv' ? width !== names.length : width > names.length) {
-      const message =
-        format === 'csv'
-          ? `expected ${names.length} ${plural(names.length, 'field')} like the header, found ${width}`
-          : `a value in column ${width}, which has no header`;
-      problems.push({ line: record.line, message });
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    keys.forEach((key, index) => {
-      if (key) values[key] = record.fields[index] ?? '';
-    });
-    entries.push({ line: record.line, values });
-  }
-  return { format, entries, problems, ignored: extra.map((name) => name.trim()) };
+  return { names, keys, extra };
 }
 
 function trimEnd(fields: readonly string[]): string[] {
@@ -226,51 +213,55 @@ function checkMappedSources(names: readonly string[], rules: ColumnRules): void 
   }
 }
 
-function parseJsonLines(text: string, rules: ColumnRules): ParsedInput {
-  const entries: RawEntry[] = [];
-  const problems: InputProblem[] = [];
-  const ignored = new Set<string>();
-  text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .forEach((source, index) => {
-      const line = index + 1;
-      if (source.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(source);
-      } catch {
-        problems.push({ line, message: 'not valid JSON' });
-        return;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        problems.push({
-          line,
-          message: 'expected a JSON object like {"query": "plumber", "location": "Austin"}',
-        });
-        return;
-      }
-      // Keys are matched like CSV headers: trimmed and case-insensitive, mapped by --columns.
-      const names = Object.keys(value);
-      const { keys, misspelt, extra, repeated } = resolveNames(names, rules);
-      const message =
-        misspelt.length > 0
-          ? `unknown ${plural(misspelt.length, 'key')} ${quoteAll(misspelt.map((m) => m.name))}; did you mean "${misspelt[0]?.key}"?`
-          : repeated.length > 0
-            ? `key "${repeated[0]}" is given twice`
-            : extra.length > 0 && !rules.ignoreExtra
-              ? `unknown ${plural(extra.length, 'key')} ${quoteAll(extra)} (${EXPECTED}; or skip them with --ignore-extra)`
-              : undefined;
-      if (message) {
-        problems.push({ line, message });
-        return;
-      }
-      const values: Record<string, unknown> = {};
-      keys.forEach((key, keyIndex) => {
-        if (key) values[key] = (value as Record<string, unknown>)[names[keyIndex] as string];
-      });
-      for (const name of extra) ignored.add(name.trim());
-      entries.push({ line, values });
-    });
-  return { format: 'jsonl', entries, problems, ignored: [...ignored] };
+/** JSON lines, one object per line, read as the text comes (a batch per chunk); blank lines are skipped. */
+export async function* entriesFromJsonLines(
+  texts: AsyncIterable<string>,
+  rules: ColumnRules,
+  ignored: Set<string>,
+): AsyncGenerator<InputRow[]> {
+  let rest = '';
+  let line = 0;
+  for await (const text of texts) {
+    const lines = (rest + text).split(/\r?\n/);
+    rest = lines.pop() ?? '';
+    const rows: InputRow[] = [];
+    for (const source of lines) {
+      line += 1;
+      if (source.trim() !== '') rows.push(jsonEntry(source, line, rules, ignored));
+    }
+    if (rest.length > MAX_RECORD_CHARS) rows.push({ line: line + 1, message: 'a line longer than 1 MiB' });
+    yield rows;
+    if (rest.length > MAX_RECORD_CHARS) return;
+  }
+  if (rest.trim() !== '') yield [jsonEntry(rest, line + 1, rules, ignored)];
+}
+
+function jsonEntry(source: string, line: number, rules: ColumnRules, ignored: Set<string>): InputRow {
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch {
+    return { line, message: 'not valid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { line, message: 'expected a JSON object like {"query": "plumber", "location": "Austin"}' };
+  }
+  // Keys are matched like CSV headers: trimmed and case-insensitive, mapped by --columns.
+  const names = Object.keys(value);
+  const { keys, misspelt, extra, repeated } = resolveNames(names, rules);
+  const message =
+    misspelt.length > 0
+      ? `unknown ${plural(misspelt.length, 'key')} ${quoteAll(misspelt.map((m) => m.name))}; did you mean "${misspelt[0]?.key}"?`
+      : repeated.length > 0
+        ? `key "${repeated[0]}" is given twice`
+        : extra.length > 0 && !rules.ignoreExtra
+          ? `unknown ${plural(extra.length, 'key')} ${quoteAll(extra)} (${EXPECTED}; or skip them with --ignore-extra)`
+          : undefined;
+  if (message) return { line, message };
+  const values: Record<string, unknown> = {};
+  keys.forEach((key, keyIndex) => {
+    if (key) values[key] = (value as Record<string, unknown>)[names[keyIndex] as string];
+  });
+  for (const name of extra) ignored.add(name.trim());
+  return { line, values };
 }

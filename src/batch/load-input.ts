@@ -1,31 +1,53 @@
-// From --input to the list of searches to run: read (a file, or stdin for `-`), decode (UTF-8, or
-// UTF-16 with a byte-order mark as Excel's "Unicode text" writes it; an .xlsx workbook goes to
-// xlsx-input.ts), parse with --columns/--ignore-extra, validate every row, drop repeats. Any bad row
-// or header refuses the whole batch here, before a request is sent.
-import { readFile } from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
+// From --input to the searches to run, read as a stream under ceilings on bytes and rows (a file, a
+// FIFO or stdin; UTF-8, UTF-16 with its mark, or a workbook via xlsx-input.ts), each row validated and
+// deduped as it comes. What is held is what the batch needs: the unique searches and their keys (a dry
+// run, the keys alone). A bad row or header refuses the whole batch before a request is sent; the
+// run's abort signal stops the read at once (docs/batch.md, "Ceilings").
+import { createHash } from 'node:crypto';
+import { createReadStream, constants as fs, openSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { addAbortSignal, type Readable } from 'node:stream';
+import { LeadError, UsageError } from '../api/errors.js';
+import { describeBytes } from '../api/parse-response.js';
 import { errorCode, reasonOf } from '../output/destination.js';
-import { safeForStderr } from '../ui/ui.js';
+import { formatCount, safeForStderr } from '../ui/ui.js';
+import { csvRecords, detectDelimiter, MAX_RECORD_CHARS } from './csv-records.js';
 import {
   type ColumnRules,
-  DEFAULT_RULES,
+  entriesFromJsonLines,
+  entriesFromRecords,
   HeaderError,
-  type ParsedInput,
-  parseBatchInput,
+  type InputProblem,
+  type InputRow,
   parseColumnsFlag,
-  parseRecords,
 } from './input-parse.js';
-import { dedupeRows, formatProblems, inputFingerprint, type SearchRow, validateEntries } from './validate.js';
+import {
+  fingerprintLine,
+  formatProblems,
+  MAX_LISTED_PROBLEMS,
+  type SearchRow,
+  searchKey,
+  validateEntry,
+} from './validate.js';
+
+/** Ceilings of a batch's input, raised by --max-input-rows and --max-input-bytes. */
+export const DEFAULT_MAX_INPUT_ROWS = 50_000;
+export const DEFAULT_MAX_INPUT_BYTES = 64 * 2 ** 20;
 
 /** The flags that say how to read the input (SearchFlags has them). */
 export interface InputFlags {
   columns?: string | undefined;
   ignoreExtra?: boolean | undefined;
+  maxInputRows?: number | undefined;
+  maxInputBytes?: number | undefined;
 }
 
 export interface BatchPlan {
-  /** The searches to run, in input order, repeats removed. */
+  /** The searches to run, in input order, repeats removed (empty when read for a dry run). */
   unique: SearchRow[];
+  /** How many there are. */
+  searches: number;
   /** Rows skipped because they repeat an earlier one. */
   duplicates: number;
   fingerprint: string;
@@ -43,22 +65,38 @@ export async function loadBatchPlan(
   ctx: {
     io: { stdin: NodeJS.ReadableStream; stderr: NodeJS.WritableStream };
     globals: { quiet?: boolean | undefined };
+    signal: AbortSignal;
   },
+  { keepRows = true } = {},
 ): Promise<BatchPlan> {
   const source = input === '-' ? 'standard input' : input;
   const rules: ColumnRules = {
     mapped: parseColumnsFlag(flags.columns),
     ignoreExtra: Boolean(flags.ignoreExtra),
   };
-  const bytes = await readInputBytes(input, ctx.io.stdin);
-  const parsed = await withSource(source, async () =>
-    isZip(bytes)
-      ? parseRecords(await (await import('./xlsx-input.js')).readXlsxRecords(bytes, source), rules, 'xlsx')
-      : parseBatchInput(decodeInput(bytes, source), rules),
-  );
-  if (parsed.ignored.length > 0 && !ctx.globals.quiet) {
-    const n = parsed.ignored.length;
-    const names = parsed.ignored.map((name) => JSON.stringify(name)).join(', ');
+  const maxRows = flags.maxInputRows ?? DEFAULT_MAX_INPUT_ROWS;
+  const maxBytes = flags.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const ignored = new Set<string>();
+  const plan = planBuilder(keepRows);
+  try {
+    const chunks = inputChunks(input, ctx.io.stdin, ctx.signal, maxBytes, source);
+    for await (const rows of inputRows(chunks, source, rules, ignored, maxBytes, ctx.signal)) {
+      for (const row of rows) {
+        if (plan.add(row) > maxRows) {
+          throw new UsageError(
+            `${source} has more than ${formatCount(maxRows)} rows, the batch input ceiling; nothing was searched (raise it with --max-input-rows)`,
+          );
+        }
+      }
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (!(error instanceof HeaderError)) throw error;
+    throw new UsageError(`${source}: ${error.message}; nothing was searched`, error.hint);
+  }
+  if (ignored.size > 0 && !ctx.globals.quiet) {
+    const n = ignored.size;
+    const names = [...ignored].map((name) => JSON.stringify(name)).join(', ');
     ctx.io.stderr.write(
       `${safeForStderr(`Ignoring ${n === 1 ? 'a column' : `${n} columns`} of ${source}, as --ignore-extra asks: ${names}.`)}\n`,
     );
@@ -67,68 +105,102 @@ export async function loadBatchPlan(
     ...(flags.columns === undefined ? [] : ['--columns', flags.columns]),
     ...(flags.ignoreExtra ? ['--ignore-extra'] : []),
   ];
-  return planParsed(parsed, source, words);
+  return plan.finish(source, words);
 }
-
-/** A header problem names the input it was found in, and that nothing was sent. */
-async function withSource<T>(source: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw namedHeaderError(error, source);
-  }
-}
-
-function namedHeaderError(error: unknown, source: string): unknown {
-  if (!(error instanceof HeaderError)) return error;
-  return new UsageError(`${source}: ${error.message}; nothing was searched`, error.hint);
-}
-
-/** An .xlsx (or any zip) starts with a zip's local file header. */
-function isZip(bytes: Buffer): boolean {
-  return bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
-}
-
-const OLD_EXCEL = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const SAVE_AS_UTF8 =
-  'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f windows-1252 -t utf-8 in.csv > in-utf8.csv';
 
 /**
- * The input's text: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its byte-order mark.
- * Anything else is refused, naming the fix: an old .xls workbook, UTF-16 without a mark, or bytes
- * that are not UTF-8 (Windows-1252 from an old Excel).
+ * The rows as they are read: validated, repeats counted, the unique searches kept (with `keepRows`)
+ * and fingerprinted. After the first bad row nothing more is kept: the batch will not run.
  */
-export function decodeInput(bytes: Buffer, source: string): string {
-  const utf16 =
-    bytes[0] === 0xff && bytes[1] === 0xfe
-      ? 'utf-16le'
-      : bytes[0] === 0xfe && bytes[1] === 0xff
-        ? 'utf-16be'
-        : undefined;
-  if (utf16) {
-    try {
-      return new TextDecoder(utf16, { fatal: true }).decode(bytes);
-    } catch {
-      throw new UsageError(
-        `${source} is not valid ${utf16.toUpperCase()} text; nothing was searched`,
-        SAVE_AS_UTF8,
-      );
-    }
+function planBuilder(keepRows: boolean) {
+  const keys = new Set<string>();
+  const fingerprint = createHash('sha256');
+  const unique: SearchRow[] = [];
+  const problems: InputProblem[] = [];
+  let rows = 0;
+  let searches = 0;
+  let duplicates = 0;
+  let bad = 0;
+  return {
+    /** Takes one row; returns how many have come. */
+    add(row: InputRow): number {
+      rows += 1;
+      const checked = 'message' in row ? row : validateEntry(row);
+      if ('message' in checked) {
+        bad += 1;
+        if (problems.length < MAX_LISTED_PROBLEMS) problems.push(checked);
+      } else if (bad === 0) {
+        const key = searchKey(checked);
+        if (keys.has(key)) duplicates += 1;
+        else {
+          keys.add(key);
+          fingerprint.update(fingerprintLine(checked));
+          searches += 1;
+          if (keepRows) unique.push(checked);
+        }
+      }
+      return rows;
+    },
+    finish(source: string, inputWords: string[]): BatchPlan {
+      if (bad > 0) {
+        // One error, many lines: the first says what happened, the rest list the rows (at most 20).
+        const message = `${source} has ${bad} bad ${bad === 1 ? 'row' : 'rows'}; nothing was searched\n${formatProblems(problems, bad).join('\n')}`;
+        throw new UsageError(message, INPUT_HINT);
+      }
+      if (searches === 0) throw new UsageError(`${source} has no searches in it`, INPUT_HINT);
+      return { unique, searches, duplicates, fingerprint: fingerprint.digest('hex'), inputWords };
+    },
+  };
+}
+
+/** The input's rows in batches, whatever its kind: a workbook (known by its content), JSON lines, or CSV. */
+export async function* inputRows(
+  chunks: AsyncIterable<Buffer>,
+  source: string,
+  rules: ColumnRules,
+  ignored: Set<string>,
+  maxBytes: number,
+  signal: AbortSignal,
+): AsyncGenerator<InputRow[]> {
+  const bytes = await peek(chunks, (read) => Buffer.concat(read).length >= OLD_EXCEL.length);
+  const head = Buffer.concat(bytes.read);
+  if (head.subarray(0, 4).equals(ZIP)) {
+    const workbook: Buffer[] = [];
+    for await (const chunk of bytes.all) workbook.push(chunk);
+    const { xlsxRecords } = await import('./xlsx-input.js');
+    const records = xlsxRecords(Buffer.concat(workbook), source, maxBytes, signal);
+    yield* entriesFromRecords(records, rules, 'xlsx', ignored);
+    return;
   }
-  if (bytes.subarray(0, OLD_EXCEL.length).equals(OLD_EXCEL)) {
-    throw new UsageError(
-      `${source} is an old Excel .xls workbook, which leadctl does not read; nothing was searched`,
-      'save it as .xlsx, or as "CSV UTF-8 (Comma delimited)"',
-    );
+  // The text up to the end of its first line that is not blank (or a row's most): the first
+  // character there decides (`{` means JSON lines, anything else CSV), and a CSV's separator.
+  const texts = await peek(decodeText(bytes.all, head, source), (read) => {
+    const text = read.join('');
+    return text.length >= MAX_RECORD_CHARS || detectDelimiter(text).complete;
+  });
+  const text = texts.read.join('');
+  if (text.trimStart().startsWith('{')) yield* entriesFromJsonLines(texts.all, rules, ignored);
+  else
+    yield* entriesFromRecords(csvRecords(texts.all, detectDelimiter(text).delimiter), rules, 'csv', ignored);
+}
+
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLD_EXCEL = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** The items read until `enough` (or the end), and every item again from the start. */
+async function peek<T>(items: AsyncIterable<T>, enough: (read: T[]) => boolean) {
+  const iterator = items[Symbol.asyncIterator]();
+  const read: T[] = [];
+  while (!enough(read)) {
+    const next = await iterator.next();
+    if (next.done) break;
+    read.push(next.value);
   }
-  // NUL bytes are valid UTF-8 but never in a CSV: this is UTF-16 without its mark, or not text.
-  if (bytes.includes(0)) {
-    throw new UsageError(
-      `${source} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark?); nothing was searched`,
-      'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f utf-16le -t utf-8 in.txt > in.csv',
-    );
+  async function* all() {
+    yield* read;
+    yield* { [Symbol.asyncIterator]: () => iterator };
   }
-  return decodeUtf8(bytes, source);
+  return { read, all: all() };
 }
 
 const READ_REASONS: Record<string, string> = {
@@ -138,37 +210,145 @@ const READ_REASONS: Record<string, string> = {
   EPERM: 'permission denied',
 };
 
-async function readInputBytes(input: string, stdin: NodeJS.ReadableStream): Promise<Buffer> {
-  let bytes: Buffer;
-  if (input === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin)
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    bytes = Buffer.concat(chunks);
-  } else {
-    try {
-      bytes = await readFile(input);
-    } catch (error) {
-      const code = errorCode(error);
-      throw new UsageError(`cannot read ${input}: ${(code && READ_REASONS[code]) ?? reasonOf(error)}`);
+/** The input's bytes as they come, never more than `maxBytes`; the run's abort signal ends the read. */
+async function* inputChunks(
+  input: string,
+  stdin: NodeJS.ReadableStream,
+  signal: AbortSignal,
+  maxBytes: number,
+  source: string,
+): AsyncGenerator<Buffer> {
+  let stream: Readable | undefined;
+  let total = 0;
+  try {
+    stream = addAbortSignal(signal, input === '-' ? (stdin as Readable) : await openForReading(input));
+    for await (const chunk of stream) {
+      const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += bytes.length;
+      if (total > maxBytes) {
+        throw new UsageError(
+          `${source} is larger than ${describeBytes(maxBytes)}, the batch input ceiling; nothing was searched (raise it with --max-input-bytes)`,
+        );
+      }
+      yield bytes;
     }
+  } catch (error) {
+    if (signal.aborted || error instanceof LeadError) throw error;
+    const code = errorCode(error);
+    throw new UsageError(`cannot read ${source}: ${(code && READ_REASONS[code]) ?? reasonOf(error)}`);
+  } finally {
+    stream?.destroy();
   }
-  return bytes;
+}
+
+/**
+ * A file, or a FIFO read as a pipe is (polled, not by a thread blocked in read(2)): a signal stops
+ * the read at once even when the writer sends nothing, and nothing is left behind to keep the
+ * process alive.
+ */
+async function openForReading(path: string): Promise<Readable> {
+  const info = await stat(path);
+  if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  if (!info.isFIFO()) return createReadStream(path, { highWaterMark: 16384 });
+  return new Socket({ fd: openSync(path, fs.O_RDONLY | fs.O_NONBLOCK), readable: true, writable: false });
+}
+
+const SAVE_AS_UTF8 =
+  'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f windows-1252 -t utf-8 in.csv > in-utf8.csv';
+
+/**
+ * The input's text, chunk by chunk: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its
+ * byte-order mark. Anything else is refused as soon as it is seen, naming the fix: an old .xls
+ * workbook, UTF-16 without a mark, or bytes that are not UTF-8 (Windows-1252 from an old Excel).
+ */
+async function* decodeText(
+  chunks: AsyncIterable<Buffer>,
+  head: Buffer,
+  source: string,
+): AsyncGenerator<string> {
+  const utf16 =
+    head[0] === 0xff && head[1] === 0xfe
+      ? 'utf-16le'
+      : head[0] === 0xfe && head[1] === 0xff
+        ? 'utf-16be'
+        : undefined;
+  if (!utf16 && head.subarray(0, OLD_EXCEL.length).equals(OLD_EXCEL)) {
+    throw new UsageError(
+      `${source} is an old Excel .xls workbook, which leadctl does not read; nothing was searched`,
+      'save it as .xlsx, or as "CSV UTF-8 (Comma delimited)"',
+    );
+  }
+  const decoder = new TextDecoder(utf16 ?? 'utf-8', { fatal: true });
+  let linesBefore = 0;
+  let tail: Buffer = Buffer.alloc(0);
+  const notText = (bytes: Buffer) =>
+    utf16
+      ? new UsageError(
+          `${source} is not valid ${utf16.toUpperCase()} text; nothing was searched`,
+          SAVE_AS_UTF8,
+        )
+      : notUtf8(source, linesBefore + firstBadLine(Buffer.concat([tail, bytes])));
+  for await (const chunk of chunks) {
+    // NUL bytes are valid UTF-8 but never in a CSV: this is UTF-16 without its mark, or not text.
+    if (!utf16 && chunk.includes(0)) {
+      throw new UsageError(
+        `${source} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark?); nothing was searched (save it as "CSV UTF-8", or: iconv -f utf-16le -t utf-8 in.txt > in.csv)`,
+      );
+    }
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch {
+      throw notText(chunk);
+    }
+    if (!utf16) {
+      linesBefore += countLineFeeds(chunk);
+      tail = incompleteTail(chunk);
+    }
+    if (text !== '') yield text;
+  }
+  try {
+    const text = decoder.decode();
+    if (text !== '') yield text;
+  } catch {
+    throw notText(Buffer.alloc(0));
+  }
+}
+
+function notUtf8(source: string, line: number): UsageError {
+  return new UsageError(`${source} is not UTF-8 text (line ${line}); nothing was searched`, SAVE_AS_UTF8);
 }
 
 /**
  * Decoding with replacement characters would send mangled searches ("Montr�al") and spend quota on
- * them, so text that is not UTF-8 is refused before any request.
+ * them, so text that is not UTF-8 is refused before any request (`--exclude` reads its file whole).
  */
 export function decodeUtf8(bytes: Buffer, source: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    const line = firstBadLine(bytes);
-    throw new UsageError(`${source} is not UTF-8 text (line ${line}); nothing was searched`, SAVE_AS_UTF8);
+    throw notUtf8(source, firstBadLine(bytes));
   }
 }
 
+function countLineFeeds(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count += 1;
+  return count;
+}
+
+/** The last bytes of a character the chunk only begins (up to 3): the next chunk ends it. */
+function incompleteTail(bytes: Buffer): Buffer {
+  for (let back = 1; back <= Math.min(3, bytes.length); back += 1) {
+    const byte = bytes[bytes.length - back] as number;
+    if (byte < 0x80) break;
+    if (byte >= 0xc0)
+      return (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) > back ? bytes.subarray(-back) : Buffer.alloc(0);
+  }
+  return Buffer.alloc(0);
+}
+
+/** The 1-based line of `bytes` that holds the first byte that is not UTF-8. */
 function firstBadLine(bytes: Buffer): number {
   const strict = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
@@ -186,28 +366,4 @@ function firstBadLine(bytes: Buffer): number {
     line += 1;
   }
   return line;
-}
-
-export function planBatch(text: string, source: string, rules: ColumnRules = DEFAULT_RULES): BatchPlan {
-  let parsed: ParsedInput;
-  try {
-    parsed = parseBatchInput(text, rules);
-  } catch (error) {
-    throw namedHeaderError(error, source);
-  }
-  return planParsed(parsed, source, []);
-}
-
-function planParsed(parsed: ParsedInput, source: string, inputWords: string[]): BatchPlan {
-  const { rows, problems } = validateEntries(parsed.entries);
-  const allProblems = [...parsed.problems, ...problems];
-  if (allProblems.length > 0) {
-    const n = allProblems.length;
-    // One error, many lines: the first says what happened, the rest list the rows (at most 20).
-    const message = `${source} has ${n} bad ${n === 1 ? 'row' : 'rows'}; nothing was searched\n${formatProblems(allProblems).join('\n')}`;
-    throw new UsageError(message, INPUT_HINT);
-  }
-  if (rows.length === 0) throw new UsageError(`${source} has no searches in it`, INPUT_HINT);
-  const { unique, duplicates } = dedupeRows(rows);
-  return { unique, duplicates: duplicates.length, fingerprint: inputFingerprint(unique), inputWords };
 }

@@ -15,10 +15,9 @@ import {
   type OutputShape,
   STATE_VERSION,
   saveState,
-  shapeDifferences,
   statePath,
 } from './state.js';
-import { checkStateAgreement } from './state-check.js';
+import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
   /** Counting and hashing what it writes (but on stdout), for the state file. */
@@ -39,6 +38,13 @@ export interface TargetOptions {
   renderer: Renderer;
 }
 
+/**
+ * Set aside beside the state (in its lock folder) for the save that must fit once the disk is full:
+ * the answers in flight when the output could not be written, so that --resume writes them without
+ * searching again. A search's answer is rarely over 64 KiB; 16 in flight at most.
+ */
+const STATE_RESERVE = 2 ** 20;
+
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
   const { file, plan, shape, renderer } = options;
   const where = file === undefined ? ({ kind: 'stdout' } as const) : await resolveOutputPath(file);
@@ -57,7 +63,7 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
   const name = file as string;
   // Held before it is read and until the run ends: a second batch on FILE stops here, before any
   // request, and never touches the first one's state or partial file.
-  const held = await holdStateFile(statePath(name), 'batch state', { sync: false });
+  const held = await holdStateFile(statePath(name), 'batch state', { sync: false, reserve: STATE_RESERVE });
   try {
     return await openFileTarget(name, where.target, held, options);
   } catch (error) {
@@ -119,19 +125,7 @@ async function resumeTarget(
   }
   if (!stopped) throw new UsageError(`nothing to resume: ${stateFile} does not exist`);
   checkStateAgreement(stateFile, stopped);
-  if (stopped.input !== plan.fingerprint || stopped.total !== plan.unique.length) {
-    throw new UsageError(
-      'the input changed since the stopped run',
-      'resume with the same input, or delete the .state file to start over',
-    );
-  }
-  const differences = shapeDifferences(stopped.output, shape);
-  if (differences.length > 0) {
-    throw new UsageError(
-      `the output options differ from the stopped run's`,
-      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
-    );
-  }
+  checkSameBatch(stopped, plan, shape);
   // The state names the partial file; it must be one this run could have made for this target.
   const partial = join(dirname(target), stopped.partial);
   if (!isPartialNameFor(target, partial)) {
@@ -166,7 +160,7 @@ function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
   return {
     version: STATE_VERSION,
     input: plan.fingerprint,
-    total: plan.unique.length,
+    total: plan.searches,
     output: shape,
     partial: '',
     done: 0,
@@ -177,6 +171,7 @@ function freshState(plan: BatchPlan, shape: OutputShape): BatchState {
     sent: 0,
     failed: [],
     unknown: [],
+    answers: [],
     seen: [],
   };
 }

@@ -1,7 +1,8 @@
 // The batch's engine: up to `concurrency` searches in flight, finished searches handed on strictly
 // in input order (a search that finishes early waits until every earlier one is handed on), so the
 // output is the same whatever the timing, and "done" is always a prefix of the rows: what --resume
-// needs. It knows nothing of files or formats.
+// needs. No search starts more than twice `concurrency` rows ahead of the first one not handed on, so
+// one slow search never piles answers up behind it. It knows nothing of files or formats.
 
 export type SearchOutcome<Result> =
   | { kind: 'found'; results: Result[] }
@@ -36,7 +37,7 @@ export interface BatchEngineOptions<Row, Result> {
   /** --max-requests; undefined = no cap. */
   budget?: RequestBudget<Row>;
   signal: AbortSignal;
-  search(row: Row, signal: AbortSignal): Promise<Result[]>;
+  search(row: Row, signal: AbortSignal, index: number): Promise<Result[]>;
   /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
   isRowFailure(error: unknown): boolean;
   /** Before a search is sent (awaited: a batch records it first); a throw stops the batch unsent. */
@@ -69,6 +70,14 @@ export async function runBatchEngine<Row, Result>(
   // Hand-ons run one after another: onFinished writes output and state, which must not interleave.
   let handing: Promise<void> = Promise.resolve();
 
+  // Workers waiting for room ahead are woken by every hand-on, stop and abort.
+  const waiting: Array<() => void> = [];
+  const wake = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  const room = () =>
+    next - finished < 2 * Math.max(1, options.concurrency) || stop !== undefined || signal.aborted;
+  signal.addEventListener('abort', wake, { once: true });
   const handOn = () => {
     handing = handing.then(async () => {
       while (!handOnFailed && settled.has(finished)) {
@@ -79,16 +88,21 @@ export async function runBatchEngine<Row, Result>(
         } catch (error) {
           handOnFailed = true;
           if (stop?.kind !== 'interrupted') stop = { kind: 'error', error };
-          return;
+          break;
         }
         finished += 1;
       }
+      wake();
     });
     return handing;
   };
   const searchSignal = options.budget ? AbortSignal.any([signal, options.budget.exceeded]) : signal;
   const worker = async () => {
     while (stop === undefined && next < rows.length) {
+      if (!room()) {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        continue;
+      }
       if (signal.aborted) {
         stop = { kind: 'interrupted' };
         break;
@@ -113,7 +127,7 @@ export async function runBatchEngine<Row, Result>(
       }
       started += 1;
       try {
-        settled.set(index, { kind: 'found', results: await options.search(row, searchSignal) });
+        settled.set(index, { kind: 'found', results: await options.search(row, searchSignal, index) });
       } catch (error) {
         const ends = (why: BatchStop) => {
           stop ??= why;
@@ -128,7 +142,7 @@ export async function runBatchEngine<Row, Result>(
     }
   };
 
-  const workers = Array.from({ length: Math.max(1, options.concurrency) }, worker);
+  const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => worker().finally(wake));
   await Promise.all(workers);
   // Searches that finished after a stop are still written when no earlier row is missing.
   await handOn();

@@ -1,10 +1,11 @@
 // FILE.state: how far a batch writing to -o FILE got, so --resume can continue it. Searches are
 // written in input order, so "done" is always a prefix of the unique rows plus the byte length and
 // SHA-256 of the partial file after the last fully written search. Rewritten atomically (a temporary
-// file renamed over it, through a symlink: checkpoint/checkpoint-file.ts) when a search goes out and after every
-// search, so a crash or Ctrl-C at any moment leaves a state that matches the partial file and names
-// the searches that were sent without an answer. The batch holds the file for its whole run (one
-// writer). Read back, it is checked whole (state-check.ts) before anything is sent.
+// file renamed over it, through a symlink: checkpoint/checkpoint-file.ts) when a search goes out, when
+// its answer comes (the answer kept in it until its rows are written) and after every search, so a
+// crash, Ctrl-C or a full disk at any moment leaves a state that matches the partial file, names the
+// searches sent without an answer and keeps the answers not yet written. The batch holds the file for
+// its whole run (one writer). Read back, it is checked whole (state-check.ts) before anything is sent.
 import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
@@ -13,8 +14,8 @@ import { errorCode } from '../output/destination.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { describeIssue } from '../text/schema-issues.js';
 
-export const STATE_VERSION = 3;
-/** Version 2 (no `sent`, no `unknown`) is read and upgraded. */
+export const STATE_VERSION = 4;
+/** Versions 2 (no `sent`, no `unknown`) and 3 (no `answers`) are read and upgraded. */
 const OLDEST_VERSION = 2;
 
 const count = () => z.int().check(z.minimum(0));
@@ -47,9 +48,12 @@ const UNKNOWN_SEARCH = z.strictObject({
   location: z.string(),
 });
 
+/** A search answered whose rows are not written yet: its results as the server sent them (exact JSON text). */
+const KEPT_ANSWER = z.strictObject({ index: count(), results: z.string() });
+
 export const BATCH_STATE = z.strictObject({
   version: z.literal(STATE_VERSION),
-  /** SHA-256 of the unique searches (validate.ts inputFingerprint). */
+  /** SHA-256 of the unique searches (validate.ts fingerprintLine). */
   input: z.string().check(z.regex(SHA256)),
   /** Unique searches in the input. */
   total: z.int().check(z.minimum(1)),
@@ -73,6 +77,8 @@ export const BATCH_STATE = z.strictObject({
    * from `done` on, ones in flight when the run stopped.
    */
   unknown: z.array(UNKNOWN_SEARCH),
+  /** Searches answered (from `done` on) whose rows were not written when the run stopped: --resume writes them. */
+  answers: z.array(KEPT_ANSWER),
   /** place_ids written so far, for --unique; empty without it. */
   seen: z.array(z.string()),
 });
@@ -110,7 +116,8 @@ export async function loadState(file: string): Promise<BatchState | undefined> {
   if (typeof version === 'number' && (version < OLDEST_VERSION || version > STATE_VERSION)) {
     throw unreadable(file, `it was written by another version of leadctl (state version ${version})`);
   }
-  if (version === OLDEST_VERSION) json = upgradeFromVersion2(json as Record<string, unknown>);
+  if (typeof version === 'number' && version < STATE_VERSION)
+    json = upgrade(json as Record<string, unknown>, version);
   const parsed = BATCH_STATE.safeParse(json);
   if (!parsed.success) throw unreadable(file, describeIssue(parsed.error.issues[0] as z.core.$ZodIssue));
   return parsed.data;
@@ -123,11 +130,12 @@ export function unreadable(file: string, why: string): UsageError {
   );
 }
 
-/** A batch stopped by an older leadctl: every search it finished was sent, and none was left unanswered. */
-function upgradeFromVersion2(old: Record<string, unknown>): Record<string, unknown> {
+/** A batch stopped by an older leadctl: (before 3) every search it finished was sent, none left unanswered; no answers kept. */
+function upgrade(old: Record<string, unknown>, version: number): Record<string, unknown> {
   const searched = typeof old.searched === 'number' ? old.searched : 0;
   const failed = Array.isArray(old.failed) ? old.failed.length : 0;
-  return { ...old, version: STATE_VERSION, sent: searched + failed, unknown: [] };
+  const counts = version === 2 ? { sent: searched + failed, unknown: [] } : {};
+  return { ...old, ...counts, version: STATE_VERSION, answers: [] };
 }
 
 export async function removeState(file: HeldFile): Promise<void> {

@@ -1,7 +1,6 @@
-// Turns raw entries into searches, or into "line 3: ..." problems, and drops repeated searches.
+// Turns raw entries into searches, or into "line 3: ..." problems, and says when two are the same search.
 // Every row is checked before the first request, so that a typo on line 40 cannot stop a batch after
 // 39 searches were paid for.
-import { createHash } from 'node:crypto';
 import type { InputProblem, RawEntry } from './input-parse.js';
 
 export interface SearchRow {
@@ -17,21 +16,14 @@ export const MAX_RADIUS = 50;
 /** More than this many problems are summarized as "and N more". */
 export const MAX_LISTED_PROBLEMS = 20;
 
-export function validateEntries(entries: readonly RawEntry[]): {
-  rows: SearchRow[];
-  problems: InputProblem[];
-} {
-  const rows: SearchRow[] = [];
-  const problems: InputProblem[] = [];
-  for (const entry of entries) {
-    const messages: string[] = [];
-    const query = requiredText(entry.values.query, 'query', messages);
-    const location = requiredText(entry.values.location, 'location', messages);
-    const radius = optionalRadius(entry.values.radius, messages);
-    if (messages.length > 0) problems.push({ line: entry.line, message: messages.join('; ') });
-    else rows.push({ line: entry.line, query, location, ...(radius === undefined ? {} : { radius }) });
-  }
-  return { rows, problems };
+/** One entry as a search, or as the problem that makes it a bad row. */
+export function validateEntry(entry: RawEntry): SearchRow | InputProblem {
+  const messages: string[] = [];
+  const query = requiredText(entry.values.query, 'query', messages);
+  const location = requiredText(entry.values.location, 'location', messages);
+  const radius = optionalRadius(entry.values.radius, messages);
+  if (messages.length > 0) return { line: entry.line, message: messages.join('; ') };
+  return { line: entry.line, query, location, ...(radius === undefined ? {} : { radius }) };
 }
 
 function requiredText(value: unknown, name: string, messages: string[]): string {
@@ -67,57 +59,29 @@ function describe(value: unknown): string {
   return text.length > 30 ? `${text.slice(0, 29)}…` : text;
 }
 
-/** "line 3: radius must be ...", in line order, at most MAX_LISTED_PROBLEMS of them. */
-export function formatProblems(problems: readonly InputProblem[]): string[] {
-  const sorted = [...problems].sort((a, b) => a.line - b.line);
-  const lines = sorted
+/** "line 3: radius must be ...": the first MAX_LISTED_PROBLEMS (the reader keeps no more), then "and N more". */
+export function formatProblems(listed: readonly InputProblem[], total = listed.length): string[] {
+  const lines = [...listed]
+    .sort((a, b) => a.line - b.line)
     .slice(0, MAX_LISTED_PROBLEMS)
-    .map((problem) =>
-      problem.line > 0 ? `  line ${problem.line}: ${problem.message}` : `  ${problem.message}`,
-    );
-  if (sorted.length > MAX_LISTED_PROBLEMS) lines.push(`  and ${sorted.length - MAX_LISTED_PROBLEMS} more`);
+    .map((problem) => `  line ${problem.line}: ${problem.message}`);
+  if (total > lines.length) lines.push(`  and ${total - lines.length} more`);
   return lines;
 }
 
 // Identical rows are searched once. "Identical" is what the server would most likely treat as the
 // same search: query and location compared trimmed, with runs of spaces collapsed and case ignored,
 // and the same radius (an absent radius differs from an explicit 10: the server's default may change).
-
-export interface DedupedRows {
-  /** The first row of each group, in input order: the searches to run. */
-  unique: SearchRow[];
-  /** Later rows that repeat an earlier one, with the line of the row they repeat. */
-  duplicates: Array<{ row: SearchRow; firstLine: number }>;
-}
-
 export function searchKey(row: Pick<SearchRow, 'query' | 'location' | 'radius'>): string {
   const normal = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
   return JSON.stringify([normal(row.query), normal(row.location), row.radius ?? null]);
 }
 
-export function dedupeRows(rows: readonly SearchRow[]): DedupedRows {
-  const firstLineByKey = new Map<string, number>();
-  const unique: SearchRow[] = [];
-  const duplicates: DedupedRows['duplicates'] = [];
-  for (const row of rows) {
-    const key = searchKey(row);
-    const firstLine = firstLineByKey.get(key);
-    if (firstLine === undefined) {
-      firstLineByKey.set(key, row.line);
-      unique.push(row);
-    } else {
-      duplicates.push({ row, firstLine });
-    }
-  }
-  return { unique, duplicates };
-}
-
 /**
- * Identifies the list of searches a state file belongs to. It hashes the values as they are sent and
- * written (not the dedupe keys), so any edit that could change the output makes a resume refuse.
+ * Identifies the list of searches a state file belongs to: a running SHA-256 of the values as they
+ * are sent and written (not the dedupe keys), fed one unique row at a time, so any edit that could
+ * change the output makes a resume refuse.
  */
-export function inputFingerprint(unique: readonly SearchRow[]): string {
-  const hash = createHash('sha256');
-  for (const row of unique) hash.update(`${JSON.stringify([row.query, row.location, row.radius ?? null])}\n`);
-  return hash.digest('hex');
+export function fingerprintLine(row: SearchRow): string {
+  return `${JSON.stringify([row.query, row.location, row.radius ?? null])}\n`;
 }

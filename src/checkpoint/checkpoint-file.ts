@@ -5,9 +5,10 @@
 // another program's, is refused with exit 2.
 
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError } from '../api/errors.js';
+import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { describeHolder, FileHeldError, holdFileLock } from '../config/file-lock.js';
 import { errorCode, reasonOf, resolveOutputPath, writeFailure } from '../output/destination.js';
 import { describeIssue } from '../text/schema-issues.js';
@@ -94,7 +95,10 @@ export interface HeldFile {
   readonly target: string;
   /** Writes `text` to a new temporary file beside the target and syncs it; nothing is replaced yet. */
   prepare(text: string): Promise<PreparedWrite>;
-  /** prepare() and commit() at once. */
+  /**
+   * prepare() and commit() at once. When the disk is full and space was reserved, the reserve is
+   * freed, the text written, and the failure still thrown: the run stops while the space lasts.
+   */
   write(text: string): Promise<void>;
   /** Frees the file for the next run. Never throws. */
   release(): void;
@@ -110,9 +114,14 @@ export interface PreparedWrite {
 /**
  * Resolves and locks `name`. `what` names the file in messages ("checkpoint", "batch state");
  * a file held by a live run, or one that cannot be locked (no such folder, permission denied), is a
- * UsageError (exit 2) before anything is sent.
+ * UsageError (exit 2) before anything is sent. `reserve` bytes are set aside in the lock folder, for
+ * the one write that must still fit once the disk is full.
  */
-export async function holdStateFile(name: string, what: string, { sync = true } = {}): Promise<HeldFile> {
+export async function holdStateFile(
+  name: string,
+  what: string,
+  { sync = true, reserve = 0 } = {},
+): Promise<HeldFile> {
   const where = await resolveOutputPath(name);
   if (where.kind !== 'file') throw new UsageError(`the ${what} file ${name} must be a regular file`);
   const { target } = where;
@@ -167,11 +176,34 @@ export async function holdStateFile(name: string, what: string, { sync = true } 
       },
     };
   };
+  let reserved = reserve > 0 ? join(lock.lockPath, 'reserve') : undefined;
+  if (reserved) {
+    try {
+      await writeFile(reserved, Buffer.alloc(reserve));
+    } catch (error) {
+      lock.release();
+      throw failure(error);
+    }
+  }
   return {
     name,
     target,
     prepare,
-    write: async (text) => (await prepare(text)).commit(),
+    write: async (text) => {
+      try {
+        await (await prepare(text)).commit();
+      } catch (error) {
+        const code = errorCode((error as { cause?: unknown }).cause);
+        if (!reserved || (code !== 'ENOSPC' && code !== 'EDQUOT')) throw error;
+        await rm(reserved, { force: true });
+        reserved = undefined;
+        await (await prepare(text)).commit();
+        throw new LeadError(
+          `${reasonOf((error as { cause?: unknown }).cause)}: the ${what} ${name} was saved in the space set aside for it; the run stops here`,
+          { exitCode: ExitCode.internal, cause: error },
+        );
+      }
+    },
     release: () => {
       try {
         lock.release();

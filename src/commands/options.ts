@@ -118,6 +118,16 @@ export function probability(value: string): number {
   return n;
 }
 
+const SIZE_BYTES: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
+
+/** A size in bytes, or with K, M or G (1,024-based; KiB, MB and the like read the same): `200M`. */
+export function byteSize(value: string): number {
+  const match = /^\s*(\d{1,12})\s*(?:([kmg])i?b?)?\s*$/i.exec(value);
+  const bytes = match ? Number(match[1]) * (SIZE_BYTES[(match[2] ?? '').toLowerCase()] ?? 0) : 0;
+  if (!(bytes > 0)) throw new InvalidArgumentError('expected a size such as 200M, 1G or 500000 (bytes).');
+  return bytes;
+}
+
 const SPAN_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** A span of time, `90s`, `30m`, `24h`, `7d`, `2w`, in milliseconds: `--cache 1h`. */

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vite
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { type CliResult, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
-import { canMount } from '../helpers/mount.js';
+import { canMount, fillDisk } from '../helpers/mount.js';
 import { json, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -284,12 +284,3 @@ describe.skipIf(!canMount())('a full disk', () => {
     expect(JSON.parse(await readFile(ckpt, 'utf8')).kind).toBe('leadctl-checkpoint');
   });
 });
-
-/** Writes until the file system says ENOSPC, leaving it full. */
-function fillDisk(file: string): void {
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${file}`, 'bs=64k'], { stdio: 'ignore' });
-  } catch {
-    // dd ends with an error once the disk is full: that is the point.
-  }
-}

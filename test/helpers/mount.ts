@@ -14,3 +14,12 @@ export function canMount(): boolean {
     return false;
   }
 }
+
+/** Writes until the file system says ENOSPC, leaving it full. */
+export function fillDisk(file: string): void {
+  try {
+    execFileSync('dd', ['if=/dev/zero', `of=${file}`, 'bs=64k'], { stdio: 'ignore' });
+  } catch {
+    // dd ends with an error once the disk is full: that is the point.
+  }
+}

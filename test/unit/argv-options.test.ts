@@ -115,6 +115,18 @@ describe('argv -> options, per command', () => {
       { ...LIST, input: '-', dryRun: true, concurrency: 3, csv: true },
     ],
     [
+      ['search', '--input', 'big.csv', '--max-input-rows', '200000', '--max-input-bytes', '200M'],
+      'search',
+      [[]],
+      { ...LIST, input: 'big.csv', maxInputRows: 200_000, maxInputBytes: 200 * 2 ** 20 },
+    ],
+    [
+      ['search', '--input', 'big.csv', '--max-input-bytes', '1 GiB'],
+      'search',
+      [[]],
+      { ...LIST, input: 'big.csv', maxInputBytes: 2 ** 30 },
+    ],
+    [
       ['search', 'x', '-l', 'y', '--db', 'a.db', '--new-only', '--cache', '24h', '--exclude', 'crm.csv'],
       'search',
       [['x']],
@@ -250,6 +262,12 @@ describe('argv -> usage error (exit 2), before anything loads', () => {
     [['search', 'x', '-l', '  '], 'commander.invalidArgument', 'must not be empty'],
     [['search', 'x', '-r', '51'], 'commander.invalidArgument', 'from 1 to 50'],
     [['search', 'x', '--cache', '5y'], 'commander.invalidArgument', 'a span of time'],
+    [
+      ['search', '--input', 'x', '--max-input-bytes', '1.5G'],
+      'commander.invalidArgument',
+      'a size such as 200M',
+    ],
+    [['search', '--input', 'x', '--max-input-rows', '0'], 'commander.invalidArgument', 'of at least 1'],
     [['api'], 'commander.missingArgument', "missing required argument 'path'"],
     [['api', 'x', '-F', 'novalue'], 'commander.invalidArgument', 'expected key=value'],
     [['api', 'x', '-X', 'P0ST'], 'commander.invalidArgument', 'a method such as GET'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeRows, inputFingerprint, searchKey } from '../../src/batch/validate.js';
+import { searchKey } from '../../src/batch/validate.js';
+import { planOf } from '../helpers/batch-input.js';
 
 const row = (line: number, query: string, location: string, radius?: number) => ({
   line,
@@ -8,37 +9,43 @@ const row = (line: number, query: string, location: string, radius?: number) => 
   ...(radius === undefined ? {} : { radius }),
 });
 
-describe('dedupeRows', () => {
+describe('repeated searches', () => {
   it('treats case, surrounding and repeated spaces as the same search', () => {
     expect(searchKey(row(1, 'Pest  Control', 'New York'))).toBe(
       searchKey(row(2, ' pest control ', 'NEW   york')),
     );
   });
 
-  it('keeps the first of each search in input order and says which line a repeat repeats', () => {
-    const { unique, duplicates } = dedupeRows([
-      row(2, 'plumber', 'Dallas'),
-      row(3, 'roofer', 'Dallas'),
-      row(4, 'PLUMBER', 'dallas'),
-    ]);
-    expect(unique.map((r) => r.line)).toEqual([2, 3]);
-    expect(duplicates).toEqual([{ row: row(4, 'PLUMBER', 'dallas'), firstLine: 2 }]);
+  it('keeps the first of each search in input order and counts the repeats', async () => {
+    const plan = await planOf('query,location\nplumber,Dallas\nroofer,Dallas\nPLUMBER,dallas\n');
+    expect(plan.unique.map((r) => r.line)).toEqual([2, 3]);
+    expect(plan.duplicates).toBe(1);
   });
 
-  it('keeps searches that differ in radius, including an explicit radius vs none', () => {
-    const { unique } = dedupeRows([row(2, 'a', 'b'), row(3, 'a', 'b', 10), row(4, 'a', 'b', 20)]);
-    expect(unique).toHaveLength(3);
+  it('keeps searches that differ in radius, including an explicit radius vs none', async () => {
+    const plan = await planOf('query,location,radius\na,b,\na,b,10\na,b,20\n');
+    expect(plan.searches).toBe(3);
   });
 });
 
-describe('inputFingerprint', () => {
-  it('is stable for the same searches and changes with any value or the order', () => {
-    const rows = [row(2, 'plumber', 'Dallas'), row(3, 'roofer', 'Waco', 5)];
-    expect(inputFingerprint(rows)).toBe(
-      inputFingerprint([row(9, 'plumber', 'Dallas'), row(10, 'roofer', 'Waco', 5)]),
+describe('the input fingerprint', () => {
+  const fingerprint = async (text: string) => (await planOf(`query,location,radius\n${text}`)).fingerprint;
+
+  it('is stable for the same searches and changes with any value or the order', async () => {
+    const rows = 'plumber,Dallas,\nroofer,Waco,5\n';
+    expect(await fingerprint(rows)).toBe(
+      await fingerprint(`\n\nplumber,Dallas,\nroofer,Waco,5\nroofer,waco,5\n`),
     );
-    expect(inputFingerprint(rows)).not.toBe(inputFingerprint([rows[1]!, rows[0]!]));
-    expect(inputFingerprint(rows)).not.toBe(inputFingerprint([rows[0]!, row(3, 'roofer', 'Waco', 6)]));
-    expect(inputFingerprint(rows)).not.toBe(inputFingerprint([rows[0]!]));
+    expect(await fingerprint(rows)).not.toBe(await fingerprint('roofer,Waco,5\nplumber,Dallas,\n'));
+    expect(await fingerprint(rows)).not.toBe(await fingerprint('plumber,Dallas,\nroofer,Waco,6\n'));
+    expect(await fingerprint(rows)).not.toBe(await fingerprint('plumber,Dallas,\n'));
+  });
+
+  it('is the SHA-256 of each unique search as sent, one JSON line each (what state files from before hold)', async () => {
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256')
+      .update('["plumber","Dallas",null]\n["roofer","Waco",5]\n')
+      .digest('hex');
+    expect(await fingerprint('plumber,Dallas,\nroofer,Waco,5\n')).toBe(expected);
   });
 });

@@ -88,6 +88,18 @@ describe('runBatchEngine', () => {
     expect(result).toEqual({ finished: 5, started: 5 });
   });
 
+  it('starts no search more than twice `concurrency` rows past the first not handed on, so answers never pile up', async () => {
+    const { control, handed, running } = engine([0, 1, 2, 3, 4, 5, 6, 7], { concurrency: 2 });
+    for (const row of [1, 2, 3]) await control.succeed(row);
+    // Row 0 is slow: rows 1 to 3 wait to be handed on behind it, and no fifth row may start.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(control.started).toEqual([0, 1, 2, 3]);
+    await control.succeed(0);
+    for (const row of [4, 5, 6, 7]) await control.succeed(row);
+    expect((await running).finished).toBe(8);
+    expect(handed.map(([index]) => index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('goes on after a refused row and hands the refusal on in its place', async () => {
     const { control, handed, running } = engine([0, 1, 2]);
     await control.fail(0, new RowRefused('422'));

@@ -17,7 +17,7 @@ import { tempDir } from '../helpers/temp.js';
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const state: BatchState = {
-  version: 3,
+  version: 4,
   input: sha('input'),
   total: 3,
   output: shape,
@@ -30,6 +30,7 @@ const state: BatchState = {
   sent: 2,
   failed: [],
   unknown: [{ index: 1, line: 3, query: 'roofer', location: 'Waco' }],
+  answers: [],
   seen: ['p1'],
 };
 
@@ -70,9 +71,16 @@ describe('state file', () => {
 
   it('reads a version 2 state of an older leadctl: every finished search counted as sent', async () => {
     const file = join(tempDir(), 'x.state');
-    const { sent: _sent, unknown: _unknown, ...old } = { ...state, unknown: [] };
+    const { sent: _sent, unknown: _unknown, answers: _answers, ...old } = { ...state, unknown: [] };
     await writeFile(file, JSON.stringify({ ...old, version: 2 }));
     expect(await loadState(file)).toEqual({ ...state, sent: 1, unknown: [] });
+  });
+
+  it('reads a version 3 state of an older leadctl: no answers kept', async () => {
+    const file = join(tempDir(), 'x.state');
+    const { answers: _answers, ...old } = state;
+    await writeFile(file, JSON.stringify({ ...old, version: 3 }));
+    expect(await loadState(file)).toEqual(state);
   });
 
   it.each([
@@ -112,6 +120,17 @@ describe('state file', () => {
       { unknown: [{ index: 3, line: 9, query: 'q', location: 'l' }] },
       /beyond total/,
     ],
+    [
+      'an answer kept for a search done',
+      { sent: 3, answers: [{ index: 0, results: '[]' }] },
+      /answers lists/,
+    ],
+    [
+      'an answer kept for an unknown search',
+      { sent: 3, answers: [{ index: 1, results: '[]' }] },
+      /answers lists/,
+    ],
+    ['an answer that is not a list', { sent: 3, answers: [{ index: 2, results: '{}' }] }, /not a JSON array/],
   ])('refuses a state whose numbers disagree: %s', (_name, change, message) => {
     expect(() => checkStateAgreement('x.state', { ...state, ...change } as BatchState)).toThrow(message);
   });

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { planBatch } from '../../src/batch/load-input.js';
-import { formatProblems, validateEntries } from '../../src/batch/validate.js';
+import { formatProblems, validateEntry } from '../../src/batch/validate.js';
+import { planOf } from '../helpers/batch-input.js';
 
 const entry = (line: number, values: Record<string, unknown>) => ({ line, values });
 
-describe('validateEntries', () => {
+describe('validateEntry', () => {
   it('trims text and reads radius from CSV text or a JSON number; empty or null radius is absent', () => {
-    const { rows, problems } = validateEntries([
-      entry(2, { query: '  plumber ', location: 'Austin', radius: ' 5 ' }),
-      entry(3, { query: 'roofer', location: 78701, radius: null }),
-      entry(4, { query: 'roofer', location: 'Dallas', radius: '' }),
-      entry(5, { query: 'roofer', location: 'Waco', radius: 50 }),
-    ]);
-    expect(problems).toEqual([]);
-    expect(rows).toEqual([
+    expect([
+      validateEntry(entry(2, { query: '  plumber ', location: 'Austin', radius: ' 5 ' })),
+      validateEntry(entry(3, { query: 'roofer', location: 78701, radius: null })),
+      validateEntry(entry(4, { query: 'roofer', location: 'Dallas', radius: '' })),
+      validateEntry(entry(5, { query: 'roofer', location: 'Waco', radius: 50 })),
+    ]).toEqual([
       { line: 2, query: 'plumber', location: 'Austin', radius: 5 },
       { line: 3, query: 'roofer', location: '78701' },
       { line: 4, query: 'roofer', location: 'Dallas' },
@@ -22,41 +20,52 @@ describe('validateEntries', () => {
   });
 
   it.each([0, 51, 2.5, '10.0', '-3', 'ten', true])('refuses radius %j', (radius) => {
-    const { problems } = validateEntries([entry(3, { query: 'a', location: 'b', radius })]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.message).toMatch(/^radius must be a whole number from 1 to 50/);
+    const problem = validateEntry(entry(3, { query: 'a', location: 'b', radius }));
+    expect(problem).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/^radius must be a whole number from 1 to 50/),
+    });
   });
 
   it('refuses a missing or blank query or location, saying every problem of the row', () => {
-    const { problems } = validateEntries([entry(7, { query: '  ', location: { city: 'x' } })]);
-    expect(problems).toEqual([{ line: 7, message: 'query is missing or empty; location must be text' }]);
+    expect(validateEntry(entry(7, { query: '  ', location: { city: 'x' } }))).toEqual({
+      line: 7,
+      message: 'query is missing or empty; location must be text',
+    });
   });
 });
 
 describe('formatProblems', () => {
-  it('lists problems in line order, at most 20, then "and N more"', () => {
-    const problems = Array.from({ length: 25 }, (_, i) => ({ line: 30 - i, message: 'bad' }));
-    const lines = formatProblems(problems);
+  it('lists the problems kept in line order, then "and N more" for the rest', () => {
+    const problems = Array.from({ length: 20 }, (_, i) => ({ line: 30 - i, message: 'bad' }));
+    const lines = formatProblems(problems, 25);
     expect(lines).toHaveLength(21);
-    expect(lines[0]).toBe('  line 6: bad');
+    expect(lines[0]).toBe('  line 11: bad');
     expect(lines[20]).toBe('  and 5 more');
   });
 });
 
-describe('planBatch', () => {
-  it('refuses the whole input when any row is bad, listing each bad row', () => {
+describe('the plan', () => {
+  it('refuses the whole input when any row is bad, listing each bad row', async () => {
     const text = 'query,location,radius\nplumber,Austin,5\n,Dallas,\nroofer,Waco,99\n';
-    expect(() => planBatch(text, 'in.csv')).toThrowError(
-      'in.csv has 2 bad rows; nothing was searched\n  line 3: query is missing or empty\n  line 4: radius must be a whole number from 1 to 50 (found "99")',
+    await expect(planOf(text)).rejects.toThrowError(
+      'standard input has 2 bad rows; nothing was searched\n  line 3: query is missing or empty\n  line 4: radius must be a whole number from 1 to 50 (found "99")',
     );
   });
 
-  it('refuses an input without searches (exit 2)', () => {
-    expect(() => planBatch('query,location\n', 'in.csv')).toThrowError('in.csv has no searches in it');
+  it('lists the first 20 bad rows of many, and counts the others', async () => {
+    const text = `query,location\n${',x\n'.repeat(500)}`;
+    await expect(planOf(text)).rejects.toThrowError(
+      /^standard input has 500 bad rows; nothing was searched\n( {2}line \d+: query is missing or empty\n){20} {2}and 480 more$/,
+    );
   });
 
-  it('counts repeated rows and keeps the first of each', () => {
-    const plan = planBatch('query,location\nplumber,Austin\nPlumber , austin\nroofer,Austin\n', 'in.csv');
+  it('refuses an input without searches (exit 2)', async () => {
+    await expect(planOf('query,location\n')).rejects.toThrowError('standard input has no searches in it');
+  });
+
+  it('counts repeated rows and keeps the first of each', async () => {
+    const plan = await planOf('query,location\nplumber,Austin\nPlumber , austin\nroofer,Austin\n');
     expect(plan.unique.map((r) => r.line)).toEqual([2, 4]);
     expect(plan.duplicates).toBe(1);
   });

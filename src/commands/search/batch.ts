@@ -13,7 +13,7 @@ import {
   runBatchEngine,
   type SearchOutcome,
 } from '../../batch/run-batch.js';
-import { recordSends, unansweredBefore } from '../../batch/sent-record.js';
+import { keptAnswers, recordSends, unansweredBefore } from '../../batch/sent-record.js';
 import { outputShape, removeState } from '../../batch/state.js';
 import {
   failedRowsError,
@@ -49,7 +49,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   if (flags.resume && !flags.output) {
     throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
   }
-  const plan = await loadBatchPlan(input, flags, ctx);
+  const plan = await loadBatchPlan(input, flags, ctx, { keepRows: !flags.dryRun });
 
   if (flags.resendUnknown && !flags.resume) {
     throw new UsageError(
@@ -70,11 +70,13 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
    * none counts against --max-requests or as sent, none is named unanswered, and nothing new is stored.
    */
   const fromCache = new Map<SearchRow, Item[]>();
+  /** Rows a stopped run had answers for but never wrote (a full disk): written now, nothing sent. */
+  const kept = new Map<SearchRow, Item[]>();
   let answeredFromCache = 0;
   const budget =
     flags.maxRequests === undefined
       ? undefined
-      : requestBudget(flags.maxRequests, (row) => fromCache.has(row));
+      : requestBudget(flags.maxRequests, (row) => fromCache.has(row) || kept.has(row));
   let session: Awaited<ReturnType<typeof openSession>>;
   try {
     session = await openSession(ctx, budget?.hooks);
@@ -105,11 +107,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     });
     releaseTarget = target.release;
     const { output, stateFile, state } = target;
-    const total = plan.unique.length;
+    const total = plan.searches;
     // Sent by the stopped run without an answer: not sent again unless the user says so.
     const skip = flags.resume ? unansweredBefore(state, Boolean(flags.resendUnknown)) : new Set<number>();
     if (flags.resume) {
-      ui.notice(`Resuming: ${state.done} of ${total} searches were done before.`);
+      for (const [index, results] of keptAnswers(state)) kept.set(plan.unique[index] as SearchRow, results);
+      ui.notice(
+        `Resuming: ${state.done} of ${total} searches were done before${kept.size > 0 ? `, ${kept.size} more answered (written now, not sent again)` : ''}.`,
+      );
       const waiting = state.unknown.filter((search) => search.index >= state.done);
       if (skip.size > 0) ui.warn(unknownNotResent(waiting));
       else if (waiting.length > 0) {
@@ -119,28 +124,29 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     }
     const seen = new Set(state.seen);
     for (const [index, row] of plan.unique.entries()) {
-      const hit = index >= state.done && !skip.has(index) ? await memory?.cached(row) : undefined;
+      const fresh = index >= state.done && !skip.has(index) && !kept.has(row);
+      const hit = fresh ? await memory?.cached(row) : undefined;
       if (hit) fromCache.set(row, hit.results);
     }
     // Checked against what the server says is left once it has answered the first search.
-    const toSend = total - state.done - skip.size - fromCache.size;
+    const toSend = total - state.done - skip.size - fromCache.size - kept.size;
     let quotaChecked = false;
     const sends = recordSends(state, stateFile);
 
     const onStart = async (index: number, row: SearchRow) => {
       ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
-      if (fromCache.has(row)) return;
+      if (fromCache.has(row) || kept.has(row)) return;
       budget?.countStart();
       await sends.sending(index, row);
     };
 
     // One finished search, in input order: write its results, then record it as done.
     const onFinished = async (index: number, row: SearchRow, outcome: SearchOutcome<Item>) => {
-      if (!quotaChecked && !fromCache.has(row)) {
+      if (!quotaChecked && !fromCache.has(row) && !kept.has(row)) {
         quotaChecked = true;
         warnIfOverQuota(session, 'this batch', toSend - 1);
       }
-      if (outcome.kind !== 'unknown') sends.answered(index);
+      if (outcome.kind === 'refused') sends.answered(index);
       if (outcome.kind === 'unknown') {
         ui.stopProgress();
         io.stderr.write(
@@ -149,14 +155,15 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       } else if (outcome.kind === 'found') {
         const results = memory ? (await memory.select(outcome.results)).kept : outcome.results;
         const items = results.map((result) => labelResult(row, result));
-        const kept = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
+        const written = where.keep(flags.unique ? keepFirstPerPlace(items, seen, row) : items);
         // flush: a table lays out its columns from the first search's results and shows them at once,
         // rather than after the whole batch; xlsx hands over the bytes its zip has made so far.
-        const chunks = kept.map((item) => renderer.row(item));
+        const chunks = written.map((item) => renderer.row(item));
         const flushed = await renderer.flush?.();
         await output.write(joinChunks(flushed === undefined ? chunks : [...chunks, flushed]));
-        state.results += kept.length;
+        state.results += written.length;
         state.searched += 1;
+        sends.written(index);
         if (fromCache.has(row)) answeredFromCache += 1;
         else await memory?.record(row, outcome.results);
       } else {
@@ -182,15 +189,18 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       ...(budget ? { budget } : {}),
       signal: ctx.signal,
-      search: async (row, signal) => {
-        const cached = fromCache.get(row);
-        if (cached) return cached;
+      search: async (row, signal, index) => {
+        const known = kept.get(row) ?? fromCache.get(row);
+        if (known) return known;
         const params = {
           query: row.query,
           location: row.location,
           ...(row.radius === undefined ? {} : { radius: row.radius }),
         };
-        return (await client.search(params, { signal })).results;
+        const { results } = await client.search(params, { signal });
+        // Kept before its rows are written: a write that fails (a full disk) costs no second search.
+        await sends.keep(index, results);
+        return results;
       },
       isRowFailure: (error) => error instanceof ValidationError,
       onStart,
@@ -204,13 +214,14 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
 
     const closing = await renderer.finish();
     const inFlight = state.unknown.filter((search) => search.index >= result.finished);
+    const answeredNotWritten = state.answers.length;
     const totals = {
       sent: state.sent,
       unknown: state.unknown.length,
       cached: answeredFromCache,
       failed: state.failed.length,
       duplicates: plan.duplicates,
-      notRun: total - result.finished - inFlight.length,
+      notRun: total - result.finished - inFlight.length - answeredNotWritten,
       results: state.results,
     };
     if (!result.stop) {
@@ -230,8 +241,12 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
     // too, which --resume cuts off again at the recorded length), then say how to go on. A file
     // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
-    // Searches sent without an answer keep the state, which names them for --resume.
-    const keepsNothing = output.partialPath !== undefined && state.done === 0 && state.unknown.length === 0;
+    // Searches sent without an answer, and answers not written, keep the state for --resume.
+    const keepsNothing =
+      output.partialPath !== undefined &&
+      state.done === 0 &&
+      state.unknown.length === 0 &&
+      answeredNotWritten === 0;
     if (keepsNothing) {
       await output.discard();
       if (stateFile) await removeState(stateFile);
@@ -241,6 +256,11 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     }
     ui.notice(summaryLine(totals) + filteredOutClause(where.filteredOut));
     if (inFlight.length > 0) ui.warn(unknownAtStop(inFlight, stateFile !== undefined));
+    if (answeredNotWritten > 0 && stateFile) {
+      ui.notice(
+        `${answeredNotWritten === 1 ? 'A search was' : `${answeredNotWritten} searches were`} answered but not written: ${stateFile.name} keeps the answers, and --resume writes them without searching again.`,
+      );
+    }
     if (stateFile && !keepsNothing) {
       ui.notice(
         `Progress is saved in ${stateFile.name}; continue with: ${resumeCommand(input, flags.output as string, shape, plan.inputWords)}`,

@@ -3,7 +3,7 @@
 import { Option } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
-import { addOutputOptions, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
+import { addOutputOptions, byteSize, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
 
 /** The options of `leadctl search`, in the order --help shows them. */
 function searchOptions(program: Program) {
@@ -26,6 +26,12 @@ function searchOptions(program: Program) {
       "batch: the input's own column names, e.g. query=Trade,location=City,radius=Miles",
     )
     .option('--ignore-extra', "batch: skip the input's other columns (named on stderr) instead of refusing")
+    .option(
+      '--max-input-rows <n>',
+      'batch: most rows the input may have (default: 50,000)',
+      integerIn(1, Number.MAX_SAFE_INTEGER),
+    )
+    .option('--max-input-bytes <size>', 'batch: largest input, e.g. 200M (default: 64M)', byteSize)
     .option('--unique', 'batch: keep only the first result per place_id')
     .option(
       '--max-requests <n>',
