@@ -204,7 +204,8 @@ describe('one search', () => {
     const stopped = await signalAt(sandbox, 1, 'SIGINT', args, env);
     expect(stopped.exitCode).toBe(130);
     expect(String(stopped.stderr)).toBe(
-      'leadctl: warning: the search was sent: it may have spent a live search\nleadctl: interrupted\n',
+      'leadctl: warning: the search was sent: it may have spent a live search\nleadctl: interrupted\n' +
+        '{"error":{"exit":130,"code":"interrupted","message":"interrupted"}}\n',
     );
     expect(String(stopped.stdout)).toBe('');
   });

@@ -47,7 +47,8 @@ describe('the usage ledger', () => {
 
     const report = await usage();
     const sent = sandbox.requests.length;
-    expect(sent).toBeGreaterThanOrEqual(6);
+    // At least a page of leads, the search and the history; the refused radius sends nothing.
+    expect(sent).toBeGreaterThanOrEqual(3);
     expect(report).toMatchObject({
       profile: 'default',
       baseUrl: apiRoot(sandbox.url),

@@ -106,7 +106,7 @@ describe('help --json', () => {
     ]);
     expect(byName.get('usage')?.formats).toEqual(['text', 'json']);
     expect(byName.get('config path')?.formats).toEqual(['text']);
-    expect(contract.exitCodes.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 130]);
+    expect(contract.exitCodes.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 129, 130, 143]);
     expect(contract.errors).toHaveLength(Object.keys(ERROR_CODES).length);
     expect(contract.errors).toContainEqual(expect.objectContaining({ code: 'no_api_key', exit: 3 }));
   });

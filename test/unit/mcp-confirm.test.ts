@@ -12,7 +12,7 @@ const deps = {
     searchesToday: () => 0,
     check: () => {},
   },
-  usage: { plan: undefined },
+  usage: { plan: undefined, serverAllowance: () => undefined },
   budget: { remaining: 50 },
   mask: (text: string) => text,
 } as unknown as ToolDeps;
