@@ -231,7 +231,7 @@ function tryFs(act: () => void, ...codes: string[]): boolean {
 }
 
 /** kill(pid, 0) checks without signalling: ESRCH is no such process; EPERM is someone else's, alive. */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
