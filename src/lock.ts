@@ -63,6 +63,9 @@ export interface LockOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** A lock held for a whole run (a checkpoint, a batch state, a sync): never stale by age, never waited for. */
+export const WHOLE_RUN: LockOptions = { staleMs: Number.POSITIVE_INFINITY, waitMs: 0 };
+
 export interface Lock {
   readonly lockPath: string;
   /** Throws LockLostError if held so long (Ctrl-Z, a suspended laptop) that another may have taken it. */

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
-import { type Lock, LockedError, type LockHolder, takeLock } from '../lock.js';
+import { type Lock, LockedError, type LockHolder, takeLock, WHOLE_RUN } from '../lock.js';
 import { errorCode, reasonOf, resolveOutputPath, writeFailure } from '../output/destination.js';
 import { describeIssue } from '../text/schema-issues.js';
 
@@ -128,7 +128,7 @@ export async function holdStateFile(
   const { target } = where;
   let lock: Lock;
   try {
-    lock = await takeLock(`${target}.lock`, { staleMs: Number.POSITIVE_INFINITY, waitMs: 0 });
+    lock = await takeLock(`${target}.lock`, WHOLE_RUN);
   } catch (error) {
     if (error instanceof LockedError) {
       throw new UsageError(

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LeadError, UsageError } from '../api/errors.js';
 import { makePrivateDir } from '../config/paths.js';
-import { LockedError, takeLock } from '../lock.js';
+import { LockedError, takeLock, WHOLE_RUN } from '../lock.js';
 import { errorCode, reasonOf } from '../output/destination.js';
 import { DATA_FOLDER } from './paths.js';
 import type { SqlEngine, SqlRow, SqlValue } from './schema.js';
@@ -155,7 +155,7 @@ const lockName = (account: string) => account.replace(/[^A-Za-z0-9._-]/g, '_');
  */
 async function lockOneWriter(lockPath: string, command: string, shown: string) {
   try {
-    return await takeLock(lockPath, { staleMs: Number.POSITIVE_INFINITY, waitMs: 0, command });
+    return await takeLock(lockPath, { ...WHOLE_RUN, command });
   } catch (error) {
     if (error instanceof LockedError) {
       const { holder } = error;

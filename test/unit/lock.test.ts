@@ -26,6 +26,7 @@ import {
   STALE_MS,
   takeLock,
   WAIT_MS,
+  WHOLE_RUN,
   withLock,
 } from '../../src/lock.js';
 import { tempDir } from '../helpers/temp.js';
@@ -46,7 +47,6 @@ function fakeSleep(onSleep: (count: number) => void = () => {}) {
   return { sleep, asked };
 }
 
-const WHOLE_RUN = { staleMs: Number.POSITIVE_INFINITY, waitMs: 0 };
 /** A pid that ran and ended (not reused within a test, in practice). */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
 const ownerOf = (lock: string) => JSON.parse(readFileSync(join(lock, 'owner.json'), 'utf8'));
