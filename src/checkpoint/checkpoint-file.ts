@@ -6,10 +6,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
-import { describeHolder, FileHeldError, holdFileLock } from '../config/file-lock.js';
+import { type Lock, LockedError, type LockHolder, takeLock, WHOLE_RUN } from '../lock.js';
 import { errorCode, reasonOf, resolveOutputPath, writeFailure } from '../output/destination.js';
 import { describeIssue } from '../text/schema-issues.js';
 
@@ -83,7 +84,7 @@ function notACheckpoint(file: string, why: string): UsageError {
 }
 
 // A state file the user names (a checkpoint, a batch's FILE.state) with one writer at a time: held
-// for the whole run by a lock beside the file it resolves to (config/file-lock.ts), so two runs on
+// for the whole run by a lock beside the file it resolves to (src/lock.ts), so two runs on
 // one file never both write, and a second run stops before any request naming the holder. A symlink
 // is written through, as -o is: the link stays, its target is replaced. A write is in two steps, so
 // that a caller can do everything that may fail for lack of space (the temporary file, written and
@@ -125,11 +126,11 @@ export async function holdStateFile(
   const where = await resolveOutputPath(name);
   if (where.kind !== 'file') throw new UsageError(`the ${what} file ${name} must be a regular file`);
   const { target } = where;
-  let lock: ReturnType<typeof holdFileLock>;
+  let lock: Lock;
   try {
-    lock = holdFileLock(target);
+    lock = await takeLock(`${target}.lock`, WHOLE_RUN);
   } catch (error) {
-    if (error instanceof FileHeldError) {
+    if (error instanceof LockedError) {
       throw new UsageError(
         `${name} is in use by another leadctl run (${describeHolder(error.holder)}); nothing was sent`,
         `wait for that run to end; if it is not leadctl, remove ${error.lockPath}`,
@@ -204,12 +205,13 @@ export async function holdStateFile(
         );
       }
     },
-    release: () => {
-      try {
-        lock.release();
-      } catch {
-        // A lock folder that cannot be removed goes stale; its dead pid lets the next run take it.
-      }
-    },
+    release: lock.release,
   };
+}
+
+/** "pid 1234, started 2026-11-25 03:41:07 UTC" (or what is known of it). */
+function describeHolder(holder: LockHolder | undefined): string {
+  if (!holder) return 'another process (its lock names no owner yet)';
+  const when = holder.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+  return `pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, started ${when}`;
 }

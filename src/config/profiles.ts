@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
-import { FileLockedError, withFileLock } from './file-lock.js';
+import { LockedError, withLock } from '../lock.js';
 import { CONFIG_KEYS, isConfigKey, type ProfileValues, parseStoredValue } from './keys.js';
 import { configFile, makePrivateDir } from './paths.js';
 import { type ConfigFileContents, describeFsError, type RawProfile, readConfigFile } from './store.js';
@@ -81,7 +81,7 @@ export function unknownKeyWarnings(profile: RawProfile, origin: { profile: strin
 // Every write of the config file: through conf (atomic write, file mode 0600), under a lock so that
 // concurrent writers (a provisioning script running 20 `config set` at once) each see the others'
 // changes. Setting a profile's values and removing a profile are both a change of the profiles.
-// conf is imported here only, lazily; the lock is config/file-lock.ts. The file is read and checked
+// conf is imported here only, lazily; the lock is src/lock.ts. The file is read and checked
 // inside the lock with the same reader every command uses: a file it rejects is refused, never
 // overwritten, so a hand-broken config keeps the user's keys.
 /**
@@ -116,7 +116,7 @@ export async function updateProfiles(
   makePrivateDir(dir);
   const { default: Conf } = await import('conf');
   try {
-    return await withFileLock(filePath, (lock) => {
+    return await withLock(`${filePath}.lock`, {}, (lock) => {
       const file = readConfigFile(filePath);
       // conf's constructor throws on a blank file (not JSON); it holds nothing, so it can go.
       if (file.exists && Object.keys(file.document).length === 0) fs.rmSync(file.path, { force: true });
@@ -146,7 +146,7 @@ export async function updateProfiles(
 }
 
 function lockError(file: string, error: unknown): LeadError {
-  if (error instanceof FileLockedError) {
+  if (error instanceof LockedError) {
     return new LeadError(`config file ${file} is locked by another leadctl`, {
       exitCode: ExitCode.internal,
       hint: `try again; if no other leadctl is running, remove ${file}.lock`,

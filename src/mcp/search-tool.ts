@@ -2,12 +2,11 @@
 // the account already saved, cut to the result size cap with a next_page token for the rest. The
 // summary is made of the model's own arguments and our counts: the server's echoes stay in the data.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AttemptEvent } from '../api/client.js';
 import { ExitCode, LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
 import type { SearchResult } from '../api/schemas.js';
+import { withLock } from '../lock.js';
 import { type MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from '../usage/recorder.js';
@@ -152,8 +151,9 @@ function sortedBy(results: SearchResult[], field: 'rating' | 'review_count'): Se
 // running side by side share one count. The client cannot tell a cached search from a live one, so
 // every search the server answered counts (the cap errs on the side of spending less).
 //
-// A search runs under the machine-wide SearchLock: the day's count is read from the ledger, the
-// search is sent, and the ledger is written (recorder.flush) before the next server may read it.
+// One search at a time on this machine, under a lock beside the ledger (src/lock.ts): the day's count
+// is read from the ledger, the search is sent, and the ledger is written (recorder.flush) before the
+// next server may read it. Held across an HTTP request, a live holder is waited for (a hung one 10 min).
 export interface SearchCaps {
   perSession: number;
   perDay: number;
@@ -162,14 +162,14 @@ export interface SearchCaps {
 export class SearchGate {
   readonly caps: SearchCaps;
   readonly #usage: UsageRecorder;
-  readonly #lock: SearchLock;
+  readonly #lockPath: string;
   readonly #now: () => number;
   #sessionSearches = 0;
 
   constructor(caps: SearchCaps, usage: UsageRecorder, now: () => number = Date.now) {
     this.caps = caps;
     this.#usage = usage;
-    this.#lock = new SearchLock(usage.file);
+    this.#lockPath = `${usage.file}.mcp-search.lock`;
     this.#now = now;
   }
 
@@ -185,7 +185,8 @@ export class SearchGate {
   /** Runs one search if both caps allow it; throws, sending nothing, if not. */
   async run<T>(signal: AbortSignal, send: () => Promise<T>): Promise<T> {
     this.check();
-    return this.#lock.hold(signal, async () => {
+    const options = { staleMs: 10 * 60_000, waitMs: Number.POSITIVE_INFINITY, signal };
+    return withLock(this.#lockPath, options, async () => {
       this.check();
       try {
         return await send();
@@ -239,95 +240,4 @@ export class SearchGate {
     const day = Math.max(0, this.caps.perDay - this.searchesToday());
     return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.perSession)} this session, ${formatCount(day)} of ${formatCount(this.caps.perDay)} today).`;
   }
-}
-
-// One live search at a time on this machine, across every `leadctl mcp` that shares the usage ledger:
-// the daily cap is read from the ledger, so a second server must not read it while the first one's
-// search is in flight and not yet written. The lock is a folder `<ledger>.mcp-search.lock` (mkdir
-// succeeds for one process) holding the owner's pid; unlike config/file-lock.ts it is held across an
-// HTTP request, so a holder is waited for as long as it lives, and taken over once it has died.
-/** A holder older than this is taken over even if its pid is alive (a reused pid, a hung process). */
-const STALE_MS = 10 * 60_000;
-
-export class SearchLock {
-  readonly #dir: string;
-  /** In-process queue: callers of this process wait here rather than polling the folder. */
-  #tail: Promise<void> = Promise.resolve();
-
-  constructor(ledgerFile: string) {
-    this.#dir = `${ledgerFile}.mcp-search.lock`;
-  }
-
-  async hold<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    const previous = this.#tail;
-    let release!: () => void;
-    this.#tail = new Promise((resolve) => {
-      release = resolve;
-    });
-    try {
-      await previous;
-      await this.#acquire(signal);
-      try {
-        return await work();
-      } finally {
-        fs.rmSync(this.#dir, { recursive: true, force: true });
-      }
-    } finally {
-      release();
-    }
-  }
-
-  async #acquire(signal: AbortSignal): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      signal.throwIfAborted();
-      if (this.#tryTake()) return;
-      await sleep(Math.min(250, 10 * 1.3 ** attempt) * (1 + Math.random()), signal);
-    }
-  }
-
-  #tryTake(): boolean {
-    try {
-      fs.mkdirSync(this.#dir);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-      if (!this.#holderIsGone()) return false;
-      fs.rmSync(this.#dir, { recursive: true, force: true });
-      return false;
-    }
-    fs.writeFileSync(path.join(this.#dir, 'pid'), String(process.pid));
-    return true;
-  }
-
-  #holderIsGone(): boolean {
-    let pid: number;
-    try {
-      if (Date.now() - fs.statSync(this.#dir).mtimeMs > STALE_MS) return true;
-      pid = Number(fs.readFileSync(path.join(this.#dir, 'pid'), 'utf8'));
-    } catch {
-      // Just made, pid not yet written, or just released: look again shortly.
-      return false;
-    }
-    if (!Number.isInteger(pid) || pid <= 0) return false;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (error) {
-      return (error as { code?: unknown }).code === 'ESRCH';
-    }
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }
-    function stop() {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }

@@ -1,17 +1,17 @@
 // The SQLite engine: Node's built-in `node:sqlite` (Node 22.13+ and 24), loaded only by the runs that
 // keep a database, so no other command's start-up changes. No dependency and no compiler: a native
 // driver would build from source for about a minute wherever its prebuilt binaries are missing
-// (docs/sync.md). On a Node without it: one line, exit 2. One writer per account is a lock file beside
-// the database (writer-lock.ts); SQLite's own lock, with a short busy timeout, orders the writes of
+// (docs/sync.md). On a Node without it: one line, exit 2. One writer per account is a lock beside the
+// database (src/lock.ts); SQLite's own lock, with a short busy timeout, orders the writes of
 // different accounts, each a short transaction.
 import fs from 'node:fs';
 import path from 'node:path';
 import { LeadError, UsageError } from '../api/errors.js';
 import { makePrivateDir } from '../config/paths.js';
-import { reasonOf } from '../output/destination.js';
+import { LockedError, takeLock, WHOLE_RUN } from '../lock.js';
+import { errorCode, reasonOf } from '../output/destination.js';
 import { DATA_FOLDER } from './paths.js';
 import type { SqlEngine, SqlRow, SqlValue } from './schema.js';
-import { takeWriterLock } from './writer-lock.js';
 
 interface Statement {
   run(...params: SqlValue[]): { changes: number | bigint };
@@ -123,7 +123,7 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
       }
     },
     lockAccount: async (account, command) => {
-      const lock = takeWriterLock(
+      const lock = await lockOneWriter(
         `${real}.${lockName(account)}.lock`,
         command,
         `account ${account} in ${file}`,
@@ -148,6 +148,29 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
 
 /** An account as part of a file name: its letters and digits, the rest as "_". */
 const lockName = (account: string) => account.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/**
+ * One sync at a time per account, for the whole run (so never stale by age); a lock whose process is
+ * gone (same host, no such pid: killed, power cut) is taken over. `shown`: what is locked, for messages.
+ */
+async function lockOneWriter(lockPath: string, command: string, shown: string) {
+  try {
+    return await takeLock(lockPath, { ...WHOLE_RUN, command });
+  } catch (error) {
+    if (error instanceof LockedError) {
+      const { holder } = error;
+      const who = holder
+        ? `${holder.command ?? 'leadctl'} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`
+        : 'another process';
+      throw new UsageError(
+        `${shown} is being synced by ${who}; one writer per account`,
+        `wait for it to finish; if that process is gone, delete ${lockPath}`,
+      );
+    }
+    const why = errorCode(error) === 'ENOENT' ? 'its folder does not exist' : reasonOf(error);
+    throw new UsageError(`cannot lock ${shown}: ${why}`);
+  }
+}
 
 /**
  * SQLite's own words for a failure ("database is locked", "file is not a database"), as exit 2 with

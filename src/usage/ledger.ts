@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { resolveApiRoot } from '../api/url.js';
-import { withFileLock } from '../config/file-lock.js';
 import type { FolderRole } from '../config/paths.js';
 import { describeFsError, errorCode } from '../config/store.js';
+import { withLock } from '../lock.js';
 
 // The ledger file's shape, checked on every read: anything else (a hand edit, a crash of another
 // program, a newer format) is treated as no ledger, and the next write starts a new one.
@@ -158,7 +158,7 @@ export function ledgerFile(env: NodeJS.ProcessEnv): string {
 
 // Reading and updating the ledger file. Reads are plain (every write replaces the file by rename, so
 // a reader sees a whole old or a whole new file); an update takes the lock the config's writes take
-// (config/file-lock.ts), re-reads inside it and adds this run's counts, so runs that end at the same
+// (src/lock.ts), re-reads inside it and adds this run's counts, so runs that end at the same
 // time each keep their counts. A file that fails the schema is never fatal: it is reported once and
 // replaced by a new ledger.
 
@@ -196,7 +196,7 @@ export function readLedger(file: string): LedgerRead {
  * problem of the file it found, if it had to start a new one. Throws on a lock or file system failure.
  */
 export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
-  return withFileLock(file, (lock) => {
+  return withLock(`${file}.lock`, {}, (lock) => {
     const { ledger, problem } = readLedger(file);
     const text = `${JSON.stringify(change(ledger))}\n`;
     lock.check();

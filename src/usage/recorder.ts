@@ -3,10 +3,10 @@
 // counter increment. Recording never fails a command: a ledger that cannot be written is a warning.
 import type { AttemptEvent, ClientHooks } from '../api/client.js';
 import type { PageProgress } from '../api/paging/index.js';
-import { FileLockedError } from '../config/file-lock.js';
 import type { PlanName } from '../config/keys.js';
 import { makePrivateDir } from '../config/paths.js';
 import { describeFsError } from '../config/store.js';
+import { LockedError } from '../lock.js';
 import type { Ui } from '../ui/ui.js';
 import { formatCount } from '../ui/ui.js';
 import {
@@ -110,7 +110,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
         // next write and its daily cap, which reads the ledger plus `run`, still counts them.
         for (const [day, counts] of counted) run.set(day, addCounts(run.get(day) ?? zeroCounts(), counts));
         const reason =
-          error instanceof FileLockedError
+          error instanceof LockedError
             ? `it is locked by another leadctl (remove ${file}.lock if none is running)`
             : describeFsError(error);
         warn(`this run's requests were not added to the usage ledger ${file}: ${reason}`);

@@ -5,7 +5,7 @@
 // file is refused and a full disk is exit 1. Needs node:sqlite (Node 22.13+) and the sqlite3 shell;
 // what SQLite and PostgreSQL share is in sync-engines.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
-import { open, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -317,13 +317,15 @@ describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped:
     const sandbox = await sandboxWith({ leads: 3, history: 1 });
     const db = join(tempDir(), 'leads.db');
     const gone = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
+    await mkdir(`${db}.default.lock`);
     await writeFile(
-      `${db}.default.lock`,
+      join(`${db}.default.lock`, 'owner.json'),
       JSON.stringify({
         pid: Number(gone.stdout),
         host: hostname(),
         command: 'leadctl sync',
         startedAt: 'then',
+        token: 'gone',
       }),
     );
     const r = await sync(db, of(sandbox));

@@ -19,7 +19,14 @@ const LOWER = [
   'sandbox',
   'mcp',
 ];
-const BELOW_AT_ROOT = ['session.ts', 'global-options.ts', 'resources.ts', 'version.ts', 'index.ts'];
+const BELOW_AT_ROOT = [
+  'session.ts',
+  'global-options.ts',
+  'resources.ts',
+  'version.ts',
+  'index.ts',
+  'lock.ts',
+];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
