@@ -38,19 +38,9 @@ export interface CheckpointRunOptions {
   onNotice(message: string): void;
 }
 
-export interface CheckpointRun {
-  /** No checkpoint yet: this run exports everything. */
-  readonly first: boolean;
-  readonly pages: AsyncIterable<Item[]>;
-  /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
-  prepare(): Promise<void>;
-  /** Once the output is committed: renames the prepared FILE into place. */
-  commit(): Promise<void>;
-  /** At the end, whatever happened: drops an uncommitted prepared FILE and frees FILE. Never throws. */
-  release(): Promise<void>;
-}
+export type CheckpointRun = Awaited<ReturnType<typeof startCheckpointRun>>;
 
-export async function startCheckpointRun(options: CheckpointRunOptions): Promise<CheckpointRun> {
+export async function startCheckpointRun(options: CheckpointRunOptions) {
   const { client, resource, file, limit, signal } = options;
   const owner = { resource, profile: options.profile, baseUrl: client.apiRoot };
   // Held before it is read, so that a second run stops here, before any request.
@@ -92,8 +82,10 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
   }
   let prepared: PreparedWrite | undefined;
   return {
+    /** No checkpoint yet: this run exports everything. */
     first: previous === undefined,
     pages,
+    /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
     prepare: async () => {
       const { head, total } = result();
       const next: Checkpoint = {
@@ -106,10 +98,12 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
       };
       prepared = await held.prepare(checkpointText(next));
     },
+    /** Once the output is committed: renames the prepared FILE into place. */
     commit: async () => {
       if (!prepared) throw new Error('checkpoint commit() before prepare()');
       await prepared.commit();
     },
+    /** At the end, whatever happened: drops an uncommitted prepared FILE and frees FILE. Never throws. */
     release: async () => {
       await prepared?.discard();
       held.release();
