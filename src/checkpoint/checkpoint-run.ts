@@ -5,13 +5,7 @@
 // committed, commit() renames it into place after. Until then FILE is untouched, so a failed,
 // interrupted or capped run leaves it as it was and the next run fetches the same items again.
 import type { LeadClient } from '../api/client.js';
-import {
-  type FetchPage,
-  fetchListPage,
-  type ListResource,
-  type PageProgress,
-  paginatePages,
-} from '../api/paging/index.js';
+import { type FetchPage, fetchListPage, type ListResource, type PageProgress } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';
 import {
   type Checkpoint,
@@ -20,7 +14,7 @@ import {
   loadCheckpoint,
   type PreparedWrite,
 } from './checkpoint-file.js';
-import { headOfFirstPage, incrementalPages, type NewHead } from './incremental.js';
+import { exportPages, incrementalPages, type NewHead } from './incremental.js';
 
 type Item = Lead | HistoryEntry;
 
@@ -68,16 +62,14 @@ export async function startCheckpointRun(options: CheckpointRunOptions) {
     result = walk.result;
   } else {
     // The first run is an --all export; the next run starts from the head its first page saw.
-    const first = headOfFirstPage(fetchPage);
-    pages = paginatePages(first.fetchPage, {
+    const first = exportPages(fetchPage, resource, {
       limit,
       concurrency: options.concurrency,
-      idField: 'id',
-      timeField: resource === 'leads' ? 'saved_at' : 'created_at',
       signal,
       onProgress: options.onProgress,
       onNotice: options.onNotice,
     });
+    pages = first.pages;
     result = first.head;
   }
   let prepared: PreparedWrite | undefined;
