@@ -92,26 +92,16 @@ function resolveNames(names: readonly string[], rules: ColumnRules): NameResolut
   });
   names.forEach((name, index) => {
     if (keys[index]) return;
-    const near = INPUT_KEYS.find((key) => !keys.includes(key) && oneTypoApart(name, key));
+    // One letter added, dropped, changed, or two neighbours swapped.
+    const near = closestMatch(
+      name,
+      INPUT_KEYS.filter((key) => !keys.includes(key)),
+      1,
+    ) as InputKey | undefined;
     if (near) resolution.misspelt.push({ name, key: near });
     else resolution.extra.push(name);
   });
   return resolution;
-}
-
-/** One letter added, dropped, changed, or two neighbours swapped, ignoring case and spaces. */
-function oneTypoApart(name: string, key: string): boolean {
-  const a = name.toLowerCase().replace(/[\s_-]/g, '');
-  if (Math.abs(a.length - key.length) > 1 || a === key) return false;
-  let i = 0;
-  while (i < a.length && a[i] === key[i]) i += 1;
-  const rest = (x: string, from: number) => x.slice(from);
-  return (
-    rest(a, i + 1) === rest(key, i + 1) || // changed
-    rest(a, i + 1) === rest(key, i) || // added
-    rest(a, i) === rest(key, i + 1) || // dropped
-    (a[i] === key[i + 1] && a[i + 1] === key[i] && rest(a, i + 2) === rest(key, i + 2)) // swapped
-  );
 }
 
 const quoteAll = (names: readonly string[]) => names.map(quoteName).join(', ');

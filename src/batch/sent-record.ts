@@ -13,25 +13,9 @@ import { jsonText } from '../output/json-text.js';
 import { type BatchState, saveState, type UnknownSearch } from './state.js';
 import type { SearchRow } from './validate.js';
 
-export interface SentRecord {
-  /** Saves the state as it is now (after every search). */
-  persist(): Promise<void>;
-  /** Resolves once every save asked for is done (or rejects when the last failed). */
-  saved(): Promise<void>;
-  /** A search about to go out: counted as sent, named as unanswered, saved; throws (unsent) if it cannot be saved. */
-  sending(index: number, row: SearchRow): Promise<void>;
-  /** An answer came for it (a refusal, or results already kept). */
-  answered(index: number): void;
-  /** Results came for it: kept in the state, saved before its rows are written (a throw stops the batch, the answer kept). */
-  keep(index: number, results: readonly unknown[]): Promise<void>;
-  /** Its rows are written: the kept answer is dropped (saved with the next persist). */
-  written(index: number): void;
-  /** It ended in the error that stops the batch, or was cut short by the stop. */
-  abandoned(index: number, error: unknown): void;
-}
-
-export function recordSends(state: BatchState, stateFile: HeldFile | undefined): SentRecord {
+export function recordSends(state: BatchState, stateFile: HeldFile | undefined) {
   let last: Promise<void> = Promise.resolve();
+  /** Saves the state as it is now (after every search). */
   const persist = () => {
     if (!stateFile) return Promise.resolve();
     const snapshot = structuredClone(state);
@@ -39,13 +23,16 @@ export function recordSends(state: BatchState, stateFile: HeldFile | undefined):
     last = last.catch(() => {}).then(() => saveState(stateFile, snapshot));
     return last;
   };
+  /** An answer came for it (a refusal, or results already kept). */
   const answered = (index: number) => {
     state.unknown = state.unknown.filter((search) => search.index !== index);
   };
   return {
     persist,
+    /** Resolves once every save asked for is done (or rejects when the last failed). */
     saved: () => last,
-    sending: async (index, row) => {
+    /** A search about to go out: counted as sent, named as unanswered, saved; throws (unsent) if it cannot be saved. */
+    sending: async (index: number, row: SearchRow) => {
       state.sent += 1;
       state.unknown = [...state.unknown, unknownEntry(index, row)].sort((a, b) => a.index - b.index);
       try {
@@ -57,7 +44,8 @@ export function recordSends(state: BatchState, stateFile: HeldFile | undefined):
       }
     },
     answered,
-    keep: async (index, results) => {
+    /** Results came for it: kept in the state, saved before its rows are written (a throw stops the batch, the answer kept). */
+    keep: async (index: number, results: readonly unknown[]) => {
       answered(index);
       if (!stateFile) return;
       state.answers = [...state.answers, { index, results: jsonText(results) }].sort(
@@ -65,12 +53,13 @@ export function recordSends(state: BatchState, stateFile: HeldFile | undefined):
       );
       await persist();
     },
-    written: (index) => {
+    /** Its rows are written: the kept answer is dropped (saved with the next persist). */
+    written: (index: number) => {
       state.answers = state.answers.filter((answer) => answer.index !== index);
     },
     // A status from the server (a 429, a 5xx, a 401) means it is known; a refused connection or a
     // failed DNS lookup means it never went out. A 429 (nothing processed) is not counted as sent.
-    abandoned: (index, error) => {
+    abandoned: (index: number, error: unknown) => {
       if (!(error instanceof HttpError) && !neverSent(error)) return;
       answered(index);
       if (error instanceof RateLimitedError || neverSent(error)) state.sent -= 1;

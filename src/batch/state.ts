@@ -84,7 +84,6 @@ export const BATCH_STATE = z.strictObject({
 });
 
 export type OutputShape = z.infer<typeof OUTPUT_SHAPE>;
-export type FailedSearch = z.infer<typeof FAILED_SEARCH>;
 export type UnknownSearch = z.infer<typeof UNKNOWN_SEARCH>;
 export type BatchState = z.infer<typeof BATCH_STATE>;
 

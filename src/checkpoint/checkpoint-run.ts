@@ -5,13 +5,7 @@
 // committed, commit() renames it into place after. Until then FILE is untouched, so a failed,
 // interrupted or capped run leaves it as it was and the next run fetches the same items again.
 import type { LeadClient } from '../api/client.js';
-import {
-  type FetchPage,
-  fetchListPage,
-  type ListResource,
-  type PageProgress,
-  paginatePages,
-} from '../api/paging/index.js';
+import { type FetchPage, fetchListPage, type ListResource, type PageProgress } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';
 import {
   type Checkpoint,
@@ -20,7 +14,7 @@ import {
   loadCheckpoint,
   type PreparedWrite,
 } from './checkpoint-file.js';
-import { headOfFirstPage, incrementalPages, type NewHead } from './incremental.js';
+import { exportPages, incrementalPages, type NewHead } from './incremental.js';
 
 type Item = Lead | HistoryEntry;
 
@@ -38,19 +32,9 @@ export interface CheckpointRunOptions {
   onNotice(message: string): void;
 }
 
-export interface CheckpointRun {
-  /** No checkpoint yet: this run exports everything. */
-  readonly first: boolean;
-  readonly pages: AsyncIterable<Item[]>;
-  /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
-  prepare(): Promise<void>;
-  /** Once the output is committed: renames the prepared FILE into place. */
-  commit(): Promise<void>;
-  /** At the end, whatever happened: drops an uncommitted prepared FILE and frees FILE. Never throws. */
-  release(): Promise<void>;
-}
+export type CheckpointRun = Awaited<ReturnType<typeof startCheckpointRun>>;
 
-export async function startCheckpointRun(options: CheckpointRunOptions): Promise<CheckpointRun> {
+export async function startCheckpointRun(options: CheckpointRunOptions) {
   const { client, resource, file, limit, signal } = options;
   const owner = { resource, profile: options.profile, baseUrl: client.apiRoot };
   // Held before it is read, so that a second run stops here, before any request.
@@ -78,22 +62,22 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
     result = walk.result;
   } else {
     // The first run is an --all export; the next run starts from the head its first page saw.
-    const first = headOfFirstPage(fetchPage);
-    pages = paginatePages(first.fetchPage, {
+    const first = exportPages(fetchPage, resource, {
       limit,
       concurrency: options.concurrency,
-      idField: 'id',
-      timeField: resource === 'leads' ? 'saved_at' : 'created_at',
       signal,
       onProgress: options.onProgress,
       onNotice: options.onNotice,
     });
+    pages = first.pages;
     result = first.head;
   }
   let prepared: PreparedWrite | undefined;
   return {
+    /** No checkpoint yet: this run exports everything. */
     first: previous === undefined,
     pages,
+    /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
     prepare: async () => {
       const { head, total } = result();
       const next: Checkpoint = {
@@ -106,10 +90,12 @@ export async function startCheckpointRun(options: CheckpointRunOptions): Promise
       };
       prepared = await held.prepare(checkpointText(next));
     },
+    /** Once the output is committed: renames the prepared FILE into place. */
     commit: async () => {
       if (!prepared) throw new Error('checkpoint commit() before prepare()');
       await prepared.commit();
     },
+    /** At the end, whatever happened: drops an uncommitted prepared FILE and frees FILE. Never throws. */
     release: async () => {
       await prepared?.discard();
       held.release();

@@ -5,7 +5,12 @@
 
 import { ExitCode, LeadError, ProtocolError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';
-import type { FetchPage } from '../api/paging/index.js';
+import {
+  type FetchPage,
+  type ListResource,
+  type PaginateOptions,
+  paginatePages,
+} from '../api/paging/index.js';
 import { HEAD_IDS } from './checkpoint-file.js';
 
 /** A list that changes under every pass this many times stops the run (nothing is committed). */
@@ -28,13 +33,15 @@ export interface NewHead {
 }
 
 /**
- * For a first run (an --all export): the ids at the newest end as the first page (the export's anchor,
- * read before any other) saw them. Items saved during the run that the export leaves out stand in
- * front of that head, so the next run fetches them.
+ * A first run's pages (an --all export), and the ids at the newest end as its first page (the export's
+ * anchor, read before any other) saw them. Items saved during the run that the export leaves out stand
+ * in front of that head, so the next run fetches them.
  */
-export function headOfFirstPage<T extends Record<string, unknown>>(
+export function exportPages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
-): { fetchPage: FetchPage<T>; head(): NewHead } {
+  resource: ListResource,
+  options: Omit<PaginateOptions, 'idField' | 'timeField'>,
+): { pages: AsyncIterable<T[]>; head(): NewHead } {
   let anchor: NewHead | undefined;
   const capturing: FetchPage<T> = (page, size, pageSignal) => {
     const answer = fetchPage(page, size, pageSignal);
@@ -54,7 +61,11 @@ export function headOfFirstPage<T extends Record<string, unknown>>(
     }
     return answer;
   };
-  return { fetchPage: capturing, head: () => anchor ?? { head: [], total: 0 } };
+  const timeField = resource === 'leads' ? 'saved_at' : 'created_at';
+  return {
+    pages: paginatePages(capturing, { ...options, idField: 'id', timeField }),
+    head: () => anchor ?? { head: [], total: 0 },
+  };
 }
 
 /**

@@ -192,22 +192,30 @@ export function unknownKeyError(name: string): UsageError {
   return new UsageError(`unknown config key ${quote(name)}${didYouMean}`, `keys: ${CONFIG_KEYS.join(', ')}`);
 }
 
-// "Did you mean …?" for mistyped names: the closest candidate by edit distance, if close enough.
+// "Did you mean …?" for mistyped names: the closest candidate by edit distance (two neighbours
+// swapped count as one edit), if close enough.
 function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
+      const swapped = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1];
+      if (swapped) current[j] = Math.min(current[j]!, beforePrevious[j - 2]! + 1);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;
 }
 
-/** The candidate nearest to `input`, or undefined when none is plausibly what the user meant. */
-export function closestMatch(input: string, candidates: readonly string[]): string | undefined {
+/**
+ * The candidate nearest to `input`, or undefined when none is plausibly what the user meant; `within`
+ * edits when given (then a truncated name is no match).
+ */
+export function closestMatch(input: string, candidates: readonly string[], within?: number) {
   // Compare without case and separators so that `apiKey`, `api_key` and `APIKEY` all find `api-key`.
   const normalize = (text: string) => text.toLowerCase().replace(/[-_.\s]/g, '');
   const wanted = normalize(input);
@@ -215,11 +223,11 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
   for (const candidate of candidates) {
     const normalized = normalize(candidate);
     // A truncated name ("retry", "max") is close whatever its edit distance.
-    const isPrefix = wanted.length >= 3 && normalized.startsWith(wanted);
+    const isPrefix = within === undefined && wanted.length >= 3 && normalized.startsWith(wanted);
     const distance = isPrefix ? 1 : editDistance(wanted, normalized);
     if (!best || distance < best.distance) best = { candidate, distance };
   }
   if (!best) return undefined;
-  const tolerance = Math.max(1, Math.floor(best.candidate.length / 2));
+  const tolerance = within ?? Math.max(1, Math.floor(best.candidate.length / 2));
   return best.distance <= tolerance ? best.candidate : undefined;
 }

@@ -167,18 +167,21 @@ export async function openPostgres(url: string, env: NodeJS.ProcessEnv): Promise
     throw pgError(error, label, 'open');
   }
   const names = new Map<string, { name: string; text: string }>();
-  const query = async (sql: string, params: readonly SqlValue[]) => {
-    let prepared = names.get(sql);
-    if (!prepared) {
-      let n = 0;
-      prepared = { name: `leadctl_${names.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
-      names.set(sql, prepared);
-    }
+  const guarded = async <T>(work: () => Promise<T>) => {
     try {
-      return await client.query({ ...prepared, values: params as SqlValue[] });
+      return await work();
     } catch (error) {
       throw pgError(error, label);
     }
+  };
+  const query = (sql: string, params: readonly SqlValue[]) => {
+    let n = 0;
+    const prepared = names.get(sql) ?? {
+      name: `leadctl_${names.size}`,
+      text: sql.replace(/\?/g, () => `$${++n}`),
+    };
+    names.set(sql, prepared);
+    return guarded(() => client.query({ ...prepared, values: params as SqlValue[] }));
   };
   return {
     kind: 'postgres',
@@ -186,11 +189,7 @@ export async function openPostgres(url: string, env: NodeJS.ProcessEnv): Promise
     all: async (sql, params = []) => (await query(sql, params)).rows.map(plainRow),
     run: async (sql, params = []) => (await query(sql, params)).rowCount ?? 0,
     exec: async (script) => {
-      try {
-        await client.query(script);
-      } catch (error) {
-        throw pgError(error, label);
-      }
+      await guarded(() => client.query(script));
     },
     lockAccount: async (account) => {
       const key = `leadctl sync ${account}`;

@@ -91,37 +91,23 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
   }
   const statements = new Map<string, Statement>();
   const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
+    const statement = statements.get(sql) ?? db.prepare(sql);
+    statements.set(sql, statement);
     return statement;
+  };
+  const guarded = async <T>(work: () => T) => {
+    try {
+      return work();
+    } catch (error) {
+      throw sqliteError(error, file);
+    }
   };
   const engine: SqlEngine = {
     kind: 'sqlite',
     label: file,
-    all: async (sql, params = []) => {
-      try {
-        return prepared(sql).all(...params);
-      } catch (error) {
-        throw sqliteError(error, file);
-      }
-    },
-    run: async (sql, params = []) => {
-      try {
-        return Number(prepared(sql).run(...params).changes);
-      } catch (error) {
-        throw sqliteError(error, file);
-      }
-    },
-    exec: async (script) => {
-      try {
-        db.exec(script);
-      } catch (error) {
-        throw sqliteError(error, file);
-      }
-    },
+    all: (sql, params = []) => guarded(() => prepared(sql).all(...params)),
+    run: (sql, params = []) => guarded(() => Number(prepared(sql).run(...params).changes)),
+    exec: (script) => guarded(() => db.exec(script)),
     lockAccount: async (account, command) => {
       const lock = await lockOneWriter(
         `${real}.${lockName(account)}.lock`,

@@ -8,12 +8,10 @@ import type { ListResource } from '../api/paging/index.js';
 import type { DatabaseTarget } from './paths.js';
 import { openPostgres } from './postgres.js';
 import {
-  type EngineKind,
   migrate,
   rowValues,
   SCHEMA_VERSION,
   type SqlEngine,
-  type SqlRow,
   type SqlValue,
   type StoredTable,
   storedColumns,
@@ -56,67 +54,6 @@ export interface RunRecord {
   version: string;
 }
 
-export interface Store {
-  readonly kind: EngineKind;
-  /** The file, or the URL without its password. */
-  readonly label: string;
-  /** `work` in one transaction: committed when it returns, rolled back when it throws. */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
-  /** One sync per account: resolves to the release; exit 2 naming the holder when held. */
-  lockAccount(account: string, command: string): Promise<() => Promise<void>>;
-  readState(account: string, list: ListResource): Promise<ListState | undefined>;
-  writeState(account: string, list: ListResource, state: ListState): Promise<void>;
-  /**
-   * Items in by their identity; `ranks` gives a list's rows their place (undefined: the row keeps its
-   * own). A lead whose rating or review count changed gets a lead_changes row.
-   */
-  upsert(
-    table: StoredTable,
-    account: string,
-    items: readonly Item[],
-    seenAt: string,
-    ranks?: (index: number) => number,
-  ): Promise<UpsertCounts>;
-  liveCount(account: string, list: ListResource): Promise<number>;
-  /** The highest and lowest rank of the list's rows (0 and 0 when it has none). */
-  rankRange(account: string, list: ListResource): Promise<{ high: number; low: number }>;
-  /** Live rows ranked within [low, high], newest first. */
-  liveRanked(account: string, list: ListResource, high: number, low: number): Promise<RankedRow[]>;
-  /** How many live rows rank above `rank`: a row's place in the mirror's list. */
-  liveAbove(account: string, list: ListResource, rank: number): Promise<number>;
-  ranksOf(account: string, list: ListResource, ids: readonly string[]): Promise<Map<string, number>>;
-  /** Marks rows deleted: these ids, or every live row not seen since `unseenSince`. Returns how many. */
-  markDeleted(
-    account: string,
-    list: ListResource,
-    at: string,
-    which: string[] | { unseenSince: string },
-  ): Promise<number>;
-  recordRun(account: string, run: RunRecord): Promise<void>;
-  /** The place_ids among `keys` the database holds (for `account`, or any with undefined). */
-  knownPlaces(account: string | undefined, keys: readonly string[]): Promise<Set<string>>;
-  cachedSearch(
-    account: string | undefined,
-    ask: SearchAsk,
-    since: string,
-  ): Promise<{ results: Item[]; searchedAt: string } | undefined>;
-  recordSearch(
-    account: string,
-    ask: SearchAsk,
-    results: readonly Item[],
-    echo: { query?: unknown; location?: unknown },
-    at: string,
-  ): Promise<void>;
-  /** Saved leads and search results, for an --exclude list. */
-  businesses(account: string | undefined): Promise<SqlRow[]>;
-  close(): Promise<void>;
-}
-
-export interface RankedRow {
-  id: string;
-  rank: number;
-}
-
 export interface OpenOptions {
   /** What needs the database, for the message on a Node without SQLite: "sync", "--new-only". */
   feature: string;
@@ -155,6 +92,9 @@ export async function openStore(
   return storeOver(db);
 }
 
+/** The database face: every statement written once for both engines. */
+export type Store = ReturnType<typeof storeOver>;
+
 async function inTransaction<T>(db: SqlEngine, work: () => Promise<T>): Promise<T> {
   // IMMEDIATE: SQLite's write lock is taken at once, so a wait happens here and never mid-way.
   await db.exec(db.kind === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN');
@@ -169,20 +109,22 @@ async function inTransaction<T>(db: SqlEngine, work: () => Promise<T>): Promise<
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-const keyOf = (table: StoredTable) => (table === 'search_results' ? 'place_id' : 'id');
 /** Column values compared as text: 4.5 read back from SQLite and '4.5' from PostgreSQL are one value. */
 const asText = (value: SqlValue | undefined) =>
   value === null || value === undefined ? null : String(value);
 
-function storeOver(db: SqlEngine): Store {
+function storeOver(db: SqlEngine) {
   const { all, run } = db;
   const liveRows = (list: ListResource) => `FROM ${list} WHERE account = ? AND deleted_at IS NULL`;
-  const store: Store = {
+  const count = async (sql: string, params: SqlValue[]) => Number((await all(sql, params))[0]?.n);
+  const store = {
     kind: db.kind,
     label: db.label,
-    transaction: (work) => inTransaction(db, work),
-    lockAccount: (account, command) => db.lockAccount(account, command),
-    readState: async (account, list) => {
+    /** `work` in one transaction: committed when it returns, rolled back when it throws. */
+    transaction: <T>(work: () => Promise<T>) => inTransaction(db, work),
+    /** One sync per account: resolves to the release; exit 2 naming the holder when held. */
+    lockAccount: db.lockAccount,
+    readState: async (account: string, list: ListResource): Promise<ListState | undefined> => {
       const [row] = await all(
         'SELECT head, total, rows, full_pass_at FROM sync_state WHERE account = ? AND resource = ?',
         [account, list],
@@ -191,9 +133,7 @@ function storeOver(db: SqlEngine): Store {
       let head: unknown;
       try {
         head = JSON.parse(String(row.head));
-      } catch {
-        head = undefined;
-      }
+      } catch {}
       if (!Array.isArray(head) || !head.every((id) => typeof id === 'string')) {
         throw new UsageError(
           `${db.label}: the sync_state row of ${list} (account ${account}) was changed by hand and cannot be read`,
@@ -207,7 +147,7 @@ function storeOver(db: SqlEngine): Store {
         fullPassAt: row.full_pass_at === null ? undefined : String(row.full_pass_at),
       };
     },
-    writeState: async (account, list, state) => {
+    writeState: async (account: string, list: ListResource, state: ListState) => {
       await run(
         `INSERT INTO sync_state (account, resource, head, total, rows, full_pass_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -224,10 +164,20 @@ function storeOver(db: SqlEngine): Store {
         ],
       );
     },
-    upsert: async (table, account, items, seenAt, ranks) => {
+    /**
+     * Items in by their identity; `ranks` gives a list's rows their place (undefined: the row keeps its
+     * own). A lead whose rating or review count changed gets a lead_changes row.
+     */
+    upsert: async (
+      table: StoredTable,
+      account: string,
+      items: readonly Item[],
+      seenAt: string,
+      ranks?: (index: number) => number,
+    ) => {
       const counts: UpsertCounts = { added: 0, changed: 0, revived: 0 };
-      const key = keyOf(table);
       const listed = table !== 'search_results';
+      const key = listed ? 'id' : 'place_id';
       // One row per identity: a page that lists an item twice keeps the first.
       const rows = new Map<string, ReturnType<typeof rowValues> & { index: number }>();
       items.forEach((item, index) => {
@@ -236,14 +186,12 @@ function storeOver(db: SqlEngine): Store {
       });
       if (rows.size === 0) return counts;
       const keys = [...rows.keys()];
-      const before = new Map<SqlValue, SqlRow>();
       const extra = `${listed ? ', deleted_at, list_rank' : ''}${table === 'leads' ? ', rating, review_count' : ''}`;
-      for (const row of await all(
+      const found = await all(
         `SELECT ${key} AS k, json${extra} FROM ${table} WHERE account = ? AND ${key} IN (${marks(keys.length)})`,
         [account, ...keys],
-      )) {
-        before.set(row.k ?? null, row);
-      }
+      );
+      const before = new Map(found.map((row) => [row.k, row]));
       const columns = storedColumns(table);
       const params: SqlValue[] = [];
       const changes: SqlValue[] = [];
@@ -288,28 +236,28 @@ function storeOver(db: SqlEngine): Store {
       }
       return counts;
     },
-    liveCount: async (account, list) =>
-      Number((await all(`SELECT count(*) AS n ${liveRows(list)}`, [account]))[0]?.n),
-    rankRange: async (account, list) => {
+    liveCount: (account: string, list: ListResource) =>
+      count(`SELECT count(*) AS n ${liveRows(list)}`, [account]),
+    /** The highest and lowest rank of the list's rows (0 and 0 when it has none). */
+    rankRange: async (account: string, list: ListResource) => {
       const [row] = await all(
         `SELECT max(list_rank) AS high, min(list_rank) AS low FROM ${list} WHERE account = ?`,
         [account],
       );
       return { high: Number(row?.high ?? 0), low: Number(row?.low ?? 0) };
     },
-    liveRanked: async (account, list, high, low) =>
+    /** Live rows ranked within [low, high], newest first. */
+    liveRanked: async (account: string, list: ListResource, high: number, low: number) =>
       (
         await all(
           `SELECT id, list_rank ${liveRows(list)} AND list_rank <= ? AND list_rank >= ? ORDER BY list_rank DESC`,
           [account, BigInt(high), BigInt(low)],
         )
       ).map((row) => ({ id: String(row.id), rank: Number(row.list_rank) })),
-    liveAbove: async (account, list, rank) =>
-      Number(
-        (await all(`SELECT count(*) AS n ${liveRows(list)} AND list_rank > ?`, [account, BigInt(rank)]))[0]
-          ?.n,
-      ),
-    ranksOf: async (account, list, ids) => {
+    /** How many live rows rank above `rank`: a row's place in the mirror's list. */
+    liveAbove: (account: string, list: ListResource, rank: number) =>
+      count(`SELECT count(*) AS n ${liveRows(list)} AND list_rank > ?`, [account, BigInt(rank)]),
+    ranksOf: async (account: string, list: ListResource, ids: readonly string[]) => {
       const rows =
         ids.length === 0
           ? []
@@ -319,7 +267,13 @@ function storeOver(db: SqlEngine): Store {
             ]);
       return new Map(rows.map((row) => [String(row.id), Number(row.list_rank)]));
     },
-    markDeleted: async (account, list, at, which) => {
+    /** Marks rows deleted: these ids, or every live row not seen since `unseenSince`. Returns how many. */
+    markDeleted: async (
+      account: string,
+      list: ListResource,
+      at: string,
+      which: string[] | { unseenSince: string },
+    ) => {
       if (!Array.isArray(which)) {
         return run(
           `UPDATE ${list} SET deleted_at = ? WHERE account = ? AND deleted_at IS NULL AND last_seen_at < ?`,
@@ -336,7 +290,7 @@ function storeOver(db: SqlEngine): Store {
       }
       return marked;
     },
-    recordRun: async (account, record) => {
+    recordRun: async (account: string, record: RunRecord) => {
       const { leads, history } = record.counts;
       const total = (n: number | undefined) => (n === undefined ? null : BigInt(n));
       await run(
@@ -359,21 +313,22 @@ function storeOver(db: SqlEngine): Store {
         ],
       );
     },
-    knownPlaces: async (account, keys) => {
-      if (keys.length === 0) return new Set();
-      const own = account === undefined ? '' : ' AND account = ?';
+    /** The place_ids among `keys` the database holds (for `account`, or any with undefined). */
+    knownPlaces: async (account: string | undefined, keys: readonly string[]) => {
+      if (keys.length === 0) return new Set<string>();
+      const own = ofAccount(account, 'AND');
       const rows = await all(
-        `SELECT DISTINCT place_id FROM search_results WHERE place_id IN (${marks(keys.length)})${own}`,
-        [...keys, ...(account === undefined ? [] : [account])],
+        `SELECT DISTINCT place_id FROM search_results WHERE place_id IN (${marks(keys.length)})${own.sql}`,
+        [...keys, ...own.params],
       );
       return new Set(rows.map((row) => String(row.place_id)));
     },
-    cachedSearch: async (account, ask, since) => {
-      const own = account === undefined ? '' : ' AND account = ?';
+    cachedSearch: async (account: string | undefined, ask: SearchAsk, since: string) => {
+      const own = ofAccount(account, 'AND');
       const [search] = await all(
         `SELECT id, account, searched_at FROM searches WHERE query = ? AND location = ? AND radius IS NOT DISTINCT FROM ?
-           AND searched_at >= ?${own} ORDER BY searched_at DESC, id DESC LIMIT 1`,
-        [ask.query, ask.location, radiusValue(ask), since, ...(account === undefined ? [] : [account])],
+           AND searched_at >= ?${own.sql} ORDER BY searched_at DESC, id DESC LIMIT 1`,
+        [ask.query, ask.location, radiusValue(ask), since, ...own.params],
       );
       if (search === undefined) return undefined;
       const rows = await all(
@@ -386,7 +341,13 @@ function storeOver(db: SqlEngine): Store {
         searchedAt: String(search.searched_at),
       };
     },
-    recordSearch: (account, ask, results, echo, at) =>
+    recordSearch: (
+      account: string,
+      ask: SearchAsk,
+      results: readonly Item[],
+      echo: { query?: unknown; location?: unknown },
+      at: string,
+    ) =>
       inTransaction(db, async () => {
         await store.upsert('search_results', account, results, at);
         const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -415,12 +376,12 @@ function storeOver(db: SqlEngine): Store {
           ]),
         );
       }),
-    businesses: async (account) => {
-      const own = account === undefined ? '' : ' WHERE account = ?';
-      const params = account === undefined ? [] : [account];
+    /** Saved leads and search results, for an --exclude list. */
+    businesses: async (account: string | undefined) => {
+      const { sql, params } = ofAccount(account, 'WHERE');
       return [
-        ...(await all(`SELECT id, name, address, phone, website FROM leads${own}`, params)),
-        ...(await all(`SELECT place_id, name, address, phone, website FROM search_results${own}`, params)),
+        ...(await all(`SELECT id, name, address, phone, website FROM leads${sql}`, params)),
+        ...(await all(`SELECT place_id, name, address, phone, website FROM search_results${sql}`, params)),
       ];
     },
     close: () => db.close(),
@@ -429,3 +390,6 @@ function storeOver(db: SqlEngine): Store {
 }
 
 const radiusValue = (ask: SearchAsk) => (ask.radius === undefined ? null : BigInt(ask.radius));
+/** One account's rows, or every account's when it is undefined. */
+const ofAccount = (account: string | undefined, joiner: 'AND' | 'WHERE') =>
+  account === undefined ? { sql: '', params: [] } : { sql: ` ${joiner} account = ?`, params: [account] };

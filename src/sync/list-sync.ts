@@ -6,8 +6,8 @@
 // Each row keeps its place in the list (list_rank): a run's items rank above all before them.
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';
-import { type FetchPage, type ListResource, type PageProgress, paginatePages } from '../api/paging/index.js';
-import { headOfFirstPage, incrementalPages } from '../checkpoint/incremental.js';
+import type { FetchPage, ListResource, PageProgress } from '../api/paging/index.js';
+import { exportPages, incrementalPages } from '../checkpoint/incremental.js';
 import type { ListState, Store, UpsertCounts } from '../store/store.js';
 import { findDeletions } from './deletions.js';
 
@@ -116,12 +116,9 @@ async function commit(
 
 /** Every page; the rows a complete pass did not see are marked deleted. */
 async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Promise<void> {
-  const first = headOfFirstPage(o.fetchPage);
-  const pages = paginatePages(first.fetchPage, {
+  const first = exportPages(o.fetchPage, o.resource, {
     limit: LIMIT,
     concurrency: 4,
-    idField: 'id',
-    timeField: o.resource === 'leads' ? 'saved_at' : 'created_at',
     signal: o.signal,
     onProgress: o.onProgress,
     onNotice: o.onNotice,
@@ -134,7 +131,7 @@ async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Pr
     ? { ...previous, rows }
     : { head: [], total: 0, rows, fullPassAt: undefined };
   let position = 0;
-  for await (const items of pages) {
+  for await (const items of first.pages) {
     if (!previous?.fullPassAt) Object.assign(state, first.head());
     const from = position;
     await commit(o, items, (at) => base - from - at, state);

@@ -7,7 +7,7 @@ import { identityText } from '../api/exact-number.js';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../session.js';
 import { databaseTarget } from '../store/paths.js';
-import { openStore, type SearchAsk, type Store } from '../store/store.js';
+import { openStore, type SearchAsk } from '../store/store.js';
 import type { MatchRule } from '../text/business-match.js';
 import { loadExcludeList } from './exclude-list.js';
 
@@ -31,27 +31,11 @@ export interface Selection {
   seenBefore: number;
 }
 
-export interface SearchMemory {
-  /** The database, when one is used. */
-  readonly file: string | undefined;
-  /** The newest answer to the same search within --cache, from the database; undefined otherwise. */
-  cached(ask: SearchAsk): Promise<{ results: Item[]; searchedAt: string } | undefined>;
-  /** What is written of `results`. */
-  select(results: readonly Item[]): Promise<Selection>;
-  /** Stores a sent search and its results (nothing without a database). */
-  record(
-    ask: SearchAsk,
-    results: readonly Item[],
-    echo?: { query?: unknown; location?: unknown },
-  ): Promise<void>;
-  close(): Promise<void>;
-}
-
 export async function openSearchMemory(
   flags: SearchMemoryFlags,
   ctx: Pick<CommandContext, 'io' | 'globals'>,
   now: () => number = Date.now,
-): Promise<SearchMemory> {
+) {
   const { env } = ctx.io;
   const settings = await resolveSettings({ profile: ctx.globals.profile }, env);
   const account = flags.account ?? settings.profile;
@@ -67,24 +51,16 @@ export async function openSearchMemory(
         account,
       })
     : undefined;
-  return memoryOver(store, account, seenBy, suppression, flags, now);
-}
-
-function memoryOver(
-  store: Store | undefined,
-  account: string,
-  seenBy: string | undefined,
-  suppression: Awaited<ReturnType<typeof loadExcludeList>> | undefined,
-  flags: SearchMemoryFlags,
-  now: () => number,
-): SearchMemory {
   return {
+    /** The database, when one is used. */
     file: store?.label,
-    cached: async (ask) => {
+    /** The newest answer to the same search within --cache, from the database; undefined otherwise. */
+    cached: async (ask: SearchAsk) => {
       if (!store || flags.cache === undefined) return undefined;
       return store.cachedSearch(seenBy, ask, new Date(now() - flags.cache).toISOString());
     },
-    select: async (results) => {
+    /** What is written of `results`. */
+    select: async (results: readonly Item[]) => {
       const selection: Selection = { kept: [], excluded: {}, seenBefore: 0 };
       const keys = results.map((item) => placeKey(item));
       const known = flags.newOnly && store ? await store.knownPlaces(seenBy, keys) : new Set<string>();
@@ -96,7 +72,12 @@ function memoryOver(
       }
       return selection;
     },
-    record: async (ask, results, echo = {}) => {
+    /** Stores a sent search and its results (nothing without a database). */
+    record: async (
+      ask: SearchAsk,
+      results: readonly Item[],
+      echo: { query?: unknown; location?: unknown } = {},
+    ) => {
       await store?.recordSearch(account, ask, results, echo, new Date(now()).toISOString());
     },
     close: async () => store?.close(),

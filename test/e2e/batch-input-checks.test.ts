@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const INPUT = ['query,location', 'plumber,Dallas', 'roofer,Austin', 'dentist,Waco', 'baker,Reno'].join('\n');
@@ -33,6 +34,15 @@ describe('batch input', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`leadctl: ${input} is not UTF-8 text (line 3); nothing was searched`);
     expect(searches(s)).toHaveLength(0);
+  });
+
+  it('refuses a CSV row shorter than the header, naming its line, before any request', async () => {
+    const result = await runInProcess(['search', '--input', '-', '--csv'], {
+      input: 'query,location,radius\nplumber,Dallas,5\nroofer,Austin\n',
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('standard input has 1 bad row; nothing was searched\n');
+    expect(result.stderr).toContain('  line 3: expected 3 fields like the header, found 2\n');
   });
 
   it('says "no such file" for a missing --input file', async () => {
