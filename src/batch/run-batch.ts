@@ -21,7 +21,7 @@ export type BatchStop =
  * How many requests the batch may still spend. A search spends one request, plus one for each retry
  * the client makes; `exceeded` aborts the searches in flight when a retry would go over the cap.
  */
-export interface RequestBudget<Row = unknown> {
+export interface RequestCap<Row = unknown> {
   /** Whether `row` may start: a request is left, or the row needs none. */
   allowsStart(row: Row): boolean;
   exceeded: AbortSignal;
@@ -35,7 +35,7 @@ export interface BatchEngineOptions<Row, Result> {
   skip?: ReadonlySet<number>;
   concurrency: number;
   /** --max-requests; undefined = no cap. */
-  budget?: RequestBudget<Row>;
+  cap?: RequestCap<Row>;
   signal: AbortSignal;
   search(row: Row, signal: AbortSignal, index: number): Promise<Result[]>;
   /** Errors that fail one row (a 422) while the others go on; any other error stops the batch. */
@@ -96,7 +96,7 @@ export async function runBatchEngine<Row, Result>(
     });
     return handing;
   };
-  const searchSignal = options.budget ? AbortSignal.any([signal, options.budget.exceeded]) : signal;
+  const searchSignal = options.cap ? AbortSignal.any([signal, options.cap.exceeded]) : signal;
   const worker = async () => {
     while (stop === undefined && next < rows.length) {
       if (!room()) {
@@ -108,7 +108,7 @@ export async function runBatchEngine<Row, Result>(
         break;
       }
       const row = rows[next] as Row;
-      if (options.budget && !options.budget.allowsStart(row)) {
+      if (options.cap && !options.cap.allowsStart(row)) {
         stop = { kind: 'request-cap' };
         break;
       }
@@ -133,7 +133,7 @@ export async function runBatchEngine<Row, Result>(
           stop ??= why;
           options.onAbandoned?.(index, row, error);
         };
-        if (options.budget?.exceeded.aborted && !signal.aborted) return ends({ kind: 'request-cap' });
+        if (options.cap?.exceeded.aborted && !signal.aborted) return ends({ kind: 'request-cap' });
         if (signal.aborted) return ends({ kind: 'interrupted' });
         if (!options.isRowFailure(error)) return ends({ kind: 'error', error });
         settled.set(index, { kind: 'refused', error });

@@ -162,7 +162,7 @@ describe('runBatchEngine', () => {
     const exceeded = new AbortController();
     return {
       options: {
-        budget: { allowsStart: () => spent < limit, exceeded: exceeded.signal },
+        cap: { allowsStart: () => spent < limit, exceeded: exceeded.signal },
         onStart: () => {
           spent += 1;
         },

@@ -9,7 +9,7 @@ import { loadBatchPlan } from '../../batch/load-input.js';
 import { openBatchTarget } from '../../batch/open-target.js';
 import {
   type BatchStop,
-  type RequestBudget,
+  type RequestCap,
   runBatchEngine,
   type SearchOutcome,
 } from '../../batch/run-batch.js';
@@ -73,13 +73,13 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   /** Rows a stopped run had answers for but never wrote (a full disk): written now, nothing sent. */
   const kept = new Map<SearchRow, Item[]>();
   let answeredFromCache = 0;
-  const budget =
+  const cap =
     flags.maxRequests === undefined
       ? undefined
-      : requestBudget(flags.maxRequests, (row) => fromCache.has(row) || kept.has(row));
+      : requestCap(flags.maxRequests, (row) => fromCache.has(row) || kept.has(row));
   let session: Awaited<ReturnType<typeof openSession>>;
   try {
-    session = await openSession(ctx, budget?.hooks);
+    session = await openSession(ctx, cap?.hooks);
   } catch (error) {
     await memory?.close();
     throw error;
@@ -136,7 +136,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     const onStart = async (index: number, row: SearchRow) => {
       ui.progress(`Searching ${index + 1} of ${total} (${describeRow(row)})`);
       if (fromCache.has(row) || kept.has(row)) return;
-      budget?.countStart();
+      cap?.countStart();
       await sends.sending(index, row);
     };
 
@@ -187,7 +187,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       startAt: state.done,
       skip,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
-      ...(budget ? { budget } : {}),
+      ...(cap ? { cap } : {}),
       signal: ctx.signal,
       search: async (row, signal, index) => {
         const known = kept.get(row) ?? fromCache.get(row);
@@ -282,10 +282,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
  * A new search starts only while one is left (a row the database answers needs none); a retry that
  * would go over the cap stops the batch (the searches in flight are redone by --resume).
  */
-function requestBudget(
+function requestCap(
   maxRequests: number,
   needsNoRequest: (row: SearchRow) => boolean,
-): RequestBudget<SearchRow> & { hooks: ClientHooks; countStart(): void } {
+): RequestCap<SearchRow> & { hooks: ClientHooks; countStart(): void } {
   let spent = 0;
   const exceeded = new AbortController();
   return {
