@@ -6,7 +6,11 @@ import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
 import { notePartialFile } from '../ui/error-lines.js';
-import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
+import { colorAllowed, colorForced, setPaging, type Ui } from '../ui/ui.js';
+
+/** The one stderr channel of a run: the session's ui. */
+type Notices = Pick<Ui, 'notice' | 'warn'>;
+
 import type { AppendingTo } from './destination.js';
 import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
@@ -44,12 +48,6 @@ export interface OutputContext {
     env: NodeJS.ProcessEnv;
   };
   globals: { color?: boolean; pager?: boolean };
-}
-
-/** The one stderr channel of a run: the session's ui. */
-export interface Notices {
-  notice(message: string): void;
-  warn(message: string): void;
 }
 
 export interface ItemSink {
