@@ -3,7 +3,7 @@
 import type { LeadClient } from './client.js';
 import { ProtocolError, UsageError } from './errors.js';
 import { arrayItemTexts } from './exact-json-parser.js';
-import { oneLine } from './server-message.js';
+import { isPlainObject, oneLine } from './server-message.js';
 import { redactUrl } from './url.js';
 
 /** `leads?limit=5`, `/leads`, `api/v1/leads` all name `{root}leads`; full URLs and `..` are refused. */
@@ -91,8 +91,4 @@ function listShape(body: string, page: number): { key: string; totalPages: numbe
   const meta = parsed.meta;
   const total = isPlainObject(meta) ? Number(meta.totalPages) : Number.NaN;
   return { key: lists[0] as string, totalPages: Number.isFinite(total) ? total : undefined };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

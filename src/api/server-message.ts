@@ -32,7 +32,7 @@ function tryParseJson(text: string, contentType?: string): { ok: true; value: un
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -47,7 +47,7 @@ function messageFrom(value: unknown, depth: number): string | undefined {
   const direct = nonEmpty(value);
   if (direct !== undefined) return direct;
   if (Array.isArray(value)) return listMessage(value, depth);
-  if (!isRecord(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   // `message` beats `error` because `error` is often a code ("rate_limited") beside a sentence.
   for (const key of [
     'message',
@@ -61,7 +61,7 @@ function messageFrom(value: unknown, depth: number): string | undefined {
   ]) {
     const inner = value[key];
     if (inner === undefined || inner === null) continue;
-    if (key === 'errors' && isRecord(inner)) {
+    if (key === 'errors' && isPlainObject(inner)) {
       const fields = fieldMapMessage(inner);
       if (fields !== undefined) return fields;
       continue;
@@ -76,7 +76,7 @@ function messageFrom(value: unknown, depth: number): string | undefined {
 function listMessage(items: unknown[], depth: number): string | undefined {
   const parts: string[] = [];
   for (const item of items.slice(0, 10)) {
-    if (isRecord(item)) {
+    if (isPlainObject(item)) {
       const text = nonEmpty(item.msg) ?? nonEmpty(item.message) ?? messageFrom(item, depth + 1);
       if (text === undefined) continue;
       const where = fieldName(item.loc ?? item.field ?? item.path ?? item.param);

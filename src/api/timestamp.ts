@@ -34,9 +34,6 @@ function utcIsoMs(text: string): number | undefined {
   const hour = digits(text, 11, 2);
   const minute = digits(text, 14, 2);
   const second = digits(text, 17, 2);
-  // Date.UTC reads years 0..99 as 1900..1999; leave those to Date.
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   let ms = 0;
   if (length > MIN_LENGTH) {
     // ".f", ".ff", ".fff" or more digits: Date keeps milliseconds and drops the rest.
@@ -48,7 +45,7 @@ function utcIsoMs(text: string): number | undefined {
       if (index < 3) ms += digit * 10 ** (2 - index);
     }
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  return utcMs(year, month, day, hour, minute, second, ms);
 }
 
 /** The number written by `count` ASCII digits from `start`, or -1. */
@@ -60,6 +57,24 @@ function digits(text: string, start: number, count: number): number {
     value = value * 10 + digit;
   }
   return value;
+}
+
+/**
+ * Epoch ms (UTC); undefined for what Date.UTC would roll over (2026-02-30 into March, 24:00 into the
+ * next day) and for years 0..99, which it reads as 1900..1999 (the fast path leaves those to Date).
+ */
+function utcMs(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number | undefined {
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }
 
 function daysIn(year: number, month: number): number {
@@ -107,9 +122,8 @@ const SPAN_UNIT_MS: Record<string, number> = {
 };
 
 const SPAN = /^(\d{1,9})([smhdw])$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const SINCE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)?)?$/i;
 
 const ACCEPTED_FORMS =
   'use an ISO date (2026-11-01, read as midnight UTC), an ISO date-time (2026-11-01T09:30:00Z, ' +
@@ -118,7 +132,7 @@ const ACCEPTED_FORMS =
 
 export function parseSince(text: string, nowMs: number): Date {
   const value = text.trim();
-  const parsed = parseSpan(value, nowMs) ?? parseDate(value) ?? parseDateTime(value);
+  const parsed = parseSpan(value, nowMs) ?? parseDateTime(value);
   if (parsed === undefined || Number.isNaN(parsed.getTime())) {
     throw new UsageError(`invalid \`since\` value "${oneLine(text, 60)}"`, ACCEPTED_FORMS);
   }
@@ -127,66 +141,27 @@ export function parseSince(text: string, nowMs: number): Date {
 
 function parseSpan(value: string, nowMs: number): Date | undefined {
   const match = SPAN.exec(value.toLowerCase());
-  if (!match) return undefined;
-  const amount = Number(match[1]);
-  const unitMs = SPAN_UNIT_MS[match[2] ?? ''];
-  if (amount === 0 || unitMs === undefined) return undefined;
-  return new Date(nowMs - amount * unitMs);
-}
-
-function parseDate(value: string): Date | undefined {
-  const match = DATE.exec(value);
-  if (!match) return undefined;
-  return utcDate(Number(match[1]), Number(match[2]), Number(match[3]), 0, 0, 0, 0);
+  const amount = Number(match?.[1]);
+  if (!match || amount === 0) return undefined;
+  return new Date(nowMs - amount * (SPAN_UNIT_MS[match[2] as string] as number));
 }
 
 function parseDateTime(value: string): Date | undefined {
-  const match = DATE_TIME.exec(value);
+  const match = SINCE_TIME.exec(value);
   if (!match) return undefined;
-  const [, year, month, day, hour, minute, second = '0', fraction = '', zone = 'Z'] = match;
-  const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
-  const local = utcDate(
+  const [, year, month, day, hour = 0, minute = 0, second = 0, fraction = ''] = match;
+  const ms = utcMs(
     Number(year),
     Number(month),
     Number(day),
     Number(hour),
     Number(minute),
     Number(second),
-    ms,
+    Number(fraction.padEnd(3, '0').slice(0, 3)),
   );
-  const offsetMinutes = parseOffsetMinutes(zone);
-  if (local === undefined || offsetMinutes === undefined) return undefined;
+  const hours = Number(match[9] ?? 0);
+  const minutes = Number(match[10] ?? 0);
+  if (ms === undefined || hours > 23 || minutes > 59) return undefined;
   // 09:30+02:00 is 07:30 UTC: subtract the offset.
-  return new Date(local.getTime() - offsetMinutes * 60_000);
-}
-
-function parseOffsetMinutes(zone: string): number | undefined {
-  if (zone.toUpperCase() === 'Z') return 0;
-  const digits = zone.slice(1).replace(':', '');
-  const hours = Number(digits.slice(0, 2));
-  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
-  if (digits.length !== 2 && digits.length !== 4) return undefined;
-  if (hours > 23 || minutes > 59) return undefined;
-  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
-}
-
-/** Date.UTC silently rolls 2026-02-30 over to March: rebuild and compare to refuse such dates. */
-function utcDate(
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-  ms: number,
-): Date | undefined {
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
-  const sameFields =
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    date.getUTCHours() === hour &&
-    date.getUTCMinutes() === minute &&
-    date.getUTCSeconds() === second;
-  return sameFields ? date : undefined;
+  return new Date(ms - (match[8] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000);
 }

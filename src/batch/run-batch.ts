@@ -34,7 +34,7 @@ export interface BatchEngineOptions<Row, Result> {
   /** Rows not to search: handed on as 'unknown' in their place. */
   skip?: ReadonlySet<number>;
   concurrency: number;
-  /** undefined: no --max-requests. */
+  /** --max-requests; undefined = no cap. */
   cap?: RequestCap<Row>;
   signal: AbortSignal;
   search(row: Row, signal: AbortSignal, index: number): Promise<Result[]>;

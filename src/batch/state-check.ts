@@ -1,6 +1,6 @@
 // Whether a state file that parsed (state.ts) also adds up: its counts agree with one another and
 // with the input it claims to belong to. The partial file's size and content are checked when it is
-// reopened (output/append.ts). Any disagreement refuses the resume before a request is sent.
+// reopened (output/destination.ts). Any disagreement refuses the resume before a request is sent.
 import { UsageError } from '../api/errors.js';
 import { type BatchState, type OutputShape, shapeDifferences, unreadable } from './state.js';
 

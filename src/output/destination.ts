@@ -1,9 +1,11 @@
-// Where output goes and what can go wrong there, without writing anything: what -o names by shell
-// conventions, the partial file an -o FILE is written to before it is renamed, and file errors in
-// words a user can act on. The checkpoint and batch state files and the input readers use these
-// rules too; writing is target.ts's.
+// Where output goes and what can go wrong there, opened but not written: what -o names by shell
+// conventions, the partial file an -o FILE is written to before it is renamed, FILE itself for
+// --append (with a way back to its first length), a stopped batch's partial file for --resume, and
+// file errors in words a user can act on. The checkpoint and batch state files and the input readers
+// use these rules too; writing is target.ts's.
+import type { Hash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readlink, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readlink, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 
@@ -103,7 +105,7 @@ async function followLinks(file: string): Promise<string> {
 
 // The partial file.
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = constants;
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDWR, O_WRONLY } = constants;
 const PARTIAL_SUFFIX = '.partial';
 
 /** `leads.csv` -> `leads.csv.3fa9c21b.partial`. node:crypto loads only for -o (a one-page run to stdout never needs it). */
@@ -149,4 +151,116 @@ export async function createPartialFile(
     }
     return { handle, path };
   }
+}
+
+// --append and --resume: opening a file that is already there.
+
+/** What FILE held when --append opened it. */
+export interface AppendingTo {
+  /** The file's length when opened: where a failed run cuts it back to. */
+  size: number;
+  /** Its first bytes (up to 64 KB), as text: enough to hold any header line leadctl writes. */
+  head: string;
+  /** Whether a non-empty file ends with a line break (a row cut short by another writer does not). */
+  endsWithNewline: boolean;
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * --append: rows are added to the end of FILE itself (the point is to keep what is there). The
+ * length at opening is remembered, and `rollback` (for a run that fails or is interrupted) truncates
+ * FILE back to it; a file this run created goes again, as a plain -o leaves none behind. `target` is
+ * the -o path with its links followed, a regular file or none yet.
+ */
+export async function openForAppend(
+  target: string,
+  existed: boolean,
+): Promise<{ handle: FileHandle; appendingTo: AppendingTo; rollback: () => Promise<void> }> {
+  // 0644 before the umask when new, as the partial file of a plain -o; an existing file keeps its mode.
+  const handle = await open(target, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644);
+  try {
+    const { size } = await handle.stat();
+    const readAt = async (position: number, length: number) => {
+      if (length === 0) return '';
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    };
+    const head = await readAt(0, Math.min(size, HEAD_BYTES));
+    const endsWithNewline = size > 0 && (await readAt(size - 1, 1)) === '\n';
+    return {
+      handle,
+      appendingTo: { size, head, endsWithNewline },
+      rollback: () => (existed ? truncate(target, size) : rm(target, { force: true })).catch(() => {}),
+    };
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The -o file's length now, and how to cut it back to it: for a run whose output is committed but
+ * whose checkpoint then could not be moved (its rename failed), so that the next run, which fetches
+ * the same items again, does not append them twice. `file` is the -o name; links are followed.
+ */
+export async function appendUndoPoint(file: string): Promise<() => Promise<void>> {
+  const where = await resolveOutputPath(file);
+  if (where.kind !== 'file') return async () => {};
+  const { target, existing } = where;
+  return () => (existing ? truncate(target, existing.size) : rm(target, { force: true })).catch(() => {});
+}
+
+/**
+ * A stopped batch's partial file, reopened for appending once it is shown to hold what the state
+ * file says: a regular file (never a link), at least `bytes` long, whose first `bytes` hash to
+ * `sha256`. What came after (half a row, json's closing `]`) is cut off. `file` is the -o name.
+ */
+export async function reopenStoppedPartial(
+  file: string,
+  { partial, bytes, sha256 }: { partial: string; bytes: number; sha256: string },
+): Promise<{ handle: FileHandle; hash: Hash }> {
+  const startOver = `start the batch over: delete ${file}.state and ${partial}`;
+  let handle: FileHandle;
+  try {
+    handle = await open(partial, O_RDWR | O_APPEND | O_NOFOLLOW);
+  } catch (error) {
+    throw new UsageError(`cannot resume: cannot open ${partial}: ${reasonOf(error)}`, startOver);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UsageError(`cannot resume: ${partial} is not a regular file`, startOver);
+    if (info.size < bytes) {
+      throw new UsageError(
+        `cannot resume: ${partial} is ${info.size} bytes, shorter than the ${bytes} the stopped run wrote`,
+        startOver,
+      );
+    }
+    const hash = await hashPrefix(handle, bytes);
+    if (hash.copy().digest('hex') !== sha256) {
+      throw new UsageError(
+        `cannot resume: ${partial} does not hold what the stopped run wrote (it was changed since)`,
+        startOver,
+      );
+    }
+    await handle.truncate(bytes);
+    return { handle, hash };
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function hashPrefix(handle: FileHandle, length: number): Promise<Hash> {
+  const hash = (await import('node:crypto')).createHash('sha256');
+  const buffer = Buffer.alloc(Math.min(length, 1 << 20) || 1);
+  let position = 0;
+  while (position < length) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, length - position), position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return hash;
 }

@@ -8,18 +8,6 @@ import { createGeojsonRenderer } from './geojson.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { createTsvRenderer } from './tsv.js';
 
-export { sanitizeForTerminal } from '../text/terminal-text.js';
-export { BrokenPipeError } from './destination.js';
-export {
-  type Chunk,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-  type Renderer,
-  type RenderOptions,
-} from './formats.js';
-export { guardFormula, looksLikeFormula } from './formula.js';
-export { type OutputTarget, openOutput } from './target.js';
-
 /**
  * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as
  * the server sent them (asSent: exact digits, key order), as cli.md promises.

@@ -6,19 +6,29 @@ import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
 import { notePartialFile } from '../ui/error-lines.js';
-import { colorAllowed, colorForced, setPaging } from '../ui/ui.js';
-import { assertAppendable, headerAlreadyWritten } from './append.js';
+import { colorAllowed, colorForced, setPaging, type Ui } from '../ui/ui.js';
+
+/** The one stderr channel of a run: the session's ui. */
+type Notices = Pick<Ui, 'notice' | 'warn'>;
+
+import type { AppendingTo } from './destination.js';
 import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
 import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
-import { type Chunk, chunkText, joinChunks, type OutputFormat, type RenderOptions } from './formats.js';
-import { createRenderer, type Renderer } from './index.js';
+import {
+  type Chunk,
+  chunkText,
+  joinChunks,
+  type OutputFormat,
+  type Renderer,
+  type RenderOptions,
+} from './formats.js';
+import { createRenderer } from './index.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
 import { type OutputTarget, openOutput } from './target.js';
 import { checkWhereFields, createWhereFilter, type WhereCondition } from './where.js';
 
 type Item = Record<string, unknown>;
-type FormatName = OutputFormat;
 
 /** The output options of cli.md's "Output" table, as every command that writes items has them. */
 export interface OutputFlags extends FormatFlags {
@@ -40,14 +50,8 @@ export interface OutputContext {
   globals: { color?: boolean; pager?: boolean };
 }
 
-/** The one stderr channel of a run: the session's ui. */
-export interface Notices {
-  notice(message: string): void;
-  warn(message: string): void;
-}
-
 export interface ItemSink {
-  readonly format: FormatName;
+  readonly format: OutputFormat;
   /**
    * Items in one write (a page at a time, rather than an await per item): those that meet --where,
    * at most `atMost` of them. Returns how many were written.
@@ -72,7 +76,7 @@ export interface ItemSinkOptions {
   storedFormat: string | undefined;
   /** The profile's `bom`, used when neither --bom nor --no-bom is given. */
   storedBom?: boolean | undefined;
-  /** --append: add rows to the -o file, its header kept (append.ts). */
+  /** --append: add rows to the -o file, its header kept. */
   append?: boolean;
 }
 
@@ -81,7 +85,7 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
   return flags.output === undefined || flags.output === '-';
 }
 
-const keepsWholeItems = (format: FormatName) =>
+const keepsWholeItems = (format: OutputFormat) =>
   format === 'json' || format === 'ndjson' || format === 'geojson';
 
 /**
@@ -312,4 +316,39 @@ export async function withItemSink<T>(
   }
   await sink.close(true);
   return result;
+}
+
+// --append's rules: only line formats, the same header, a complete last line.
+
+const APPENDABLE: readonly OutputFormat[] = ['csv', 'tsv', 'ndjson'];
+
+/** Only line formats can grow by adding lines. */
+export function assertAppendable(format: OutputFormat): void {
+  if (!APPENDABLE.includes(format)) {
+    throw new UsageError(
+      `--append works with csv, tsv and ndjson, not ${format}`,
+      'add --csv, or -f tsv|ndjson',
+    );
+  }
+}
+
+/**
+ * Whether the file already begins with `opening` (the header line this run would write), so it must
+ * not be written again. An empty file gets it; a file that begins otherwise is refused (the new rows
+ * would sit under the wrong header), and so is one whose last line is cut off (the first new row
+ * would join it).
+ */
+export function headerAlreadyWritten(file: string, existing: AppendingTo, opening: string): boolean {
+  if (existing.size === 0) return false;
+  if (!existing.endsWithNewline) {
+    throw new UsageError(
+      `cannot append to ${file}: its last line is not complete (no line break at the end)`,
+    );
+  }
+  if (opening === '' || existing.head.startsWith(opening)) return true;
+  const firstLine = existing.head.split(/\r?\n/, 1)[0] ?? '';
+  throw new UsageError(
+    `cannot append to ${file}: its header (${firstLine.slice(0, 200)}) differs from the columns this run writes (${opening.trimEnd()})`,
+    'use the --fields (and --no-header) the file was written with, or write to a new file',
+  );
 }

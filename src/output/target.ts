@@ -4,7 +4,7 @@
 // - `-o FILE`: written as FILE.<random>.partial beside FILE (destination.ts: created O_EXCL|O_NOFOLLOW,
 //   FILE's mode kept) and renamed over FILE on success; a run that wrote nothing leaves none;
 // - a FIFO, a device or /dev/fd/N: written directly, there is nothing to rename onto it;
-// - `--append`: FILE itself, cut back to its first length when the run fails (append.ts);
+// - `--append`: FILE itself, cut back to its first length when the run fails (destination.ts);
 // - `--resume` of a batch: its stopped partial file, checked against the state file and reopened;
 // - optionally counting and hashing every byte written, which a batch's state file records.
 //
@@ -15,12 +15,14 @@
 import type { Hash } from 'node:crypto';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { type AppendingTo, openForAppend, reopenStoppedPartial } from './append.js';
 import {
+  type AppendingTo,
   BrokenPipeError,
   createPartialFile,
   errorCode,
+  openForAppend,
   reasonOf,
+  reopenStoppedPartial,
   resolveOutputPath,
   writeFailure,
 } from './destination.js';

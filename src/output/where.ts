@@ -1,18 +1,7 @@
 // --where: row filters that need no jq. One condition is `FIELD OP VALUE` (OP one of = != < <= > >= ~),
 // a bare `FIELD` (present and not empty) or `!FIELD` (missing or empty); every --where must hold.
-//
-// How values compare (docs/output.md says the same):
-// - an item value that is a JSON number (the spec's numeric fields always are) compares as a number
-//   when VALUE is one, exactly, digit for digit: a 64-bit id or `4.50` is never rounded through a
-//   double. A number field (the spec's, or one holding a number on the first page) against a
-//   VALUE that is no number is refused (checkWhereFields); for an item that holds a number where the
-//   first page had none, = is false, != true, and < <= > >= false.
-// - any other value compares as text: = and != exactly, < <= > >= by Unicode code point (not by locale:
-//   the same on every machine), ~ contains, case-insensitively (both sides NFC-normalised, upper- then
-//   lower-cased, so `Straße~STRASSE`, `café~CAFÉ` and `ΟΔΟΣ~οδος` hold as a person expects).
-// - missing and null read as the empty text: `website=` holds for an item without one, `category!=Bar`
-//   for an item without a category; < <= > >= never hold for them.
-// Objects and arrays compare as their compact JSON text; booleans as `true` / `false`.
+// How values compare (numbers digit for digit, text by code point, `~` case-folded after NFC, missing
+// and null as the empty text) is docs/output.md's "How values compare", rule for rule.
 import { UsageError } from '../api/errors.js';
 import { asSent, ExactNumber } from '../api/exact-number.js';
 import { closestMatch } from '../config/keys.js';

@@ -1,16 +1,8 @@
 // xlsx: an Excel workbook of one sheet, written by exceljs's streaming WorkbookWriter, whose zip
-// (archiver, deflate) turns committed rows into bytes as they come: memory stays bounded for any
-// number of rows (bench/run.mjs, "xlsx export"). Loaded only for --format xlsx (index.ts imports
-// this module on demand; the build keeps it and exceljs in a chunk of their own).
-//
-// Cells are typed so that a spreadsheet never changes them:
-// - every string (phones such as +15125550101, ZIP codes, UUIDs) is an inline text cell, never a
-//   number and never a formula, header cells too: a server key `=HYPERLINK(...)` stays text;
-// - numbers are number cells when Excel holds their exact digits (15 significant digits), else text
-//   cells with the digits as sent (a 64-bit id `9007199254740993` would turn into ...990 as a number);
-// - `website` http(s) URLs are hyperlinks; booleans are booleans; objects and arrays are JSON text.
-// The header row is bold, frozen, and has an autofilter; column widths are estimated from the header
-// and the first page (the columns are written before the first row, so the rest cannot count).
+// turns committed rows into bytes as they come, so memory stays bounded for any number of rows. Loaded
+// only for --format xlsx (index.ts imports it on demand, into a chunk of its own). Cells are typed so
+// that a spreadsheet never changes them (docs/output.md, "xlsx"): strings as text, never a formula;
+// numbers as numbers only within Excel's 15 significant digits; http(s) websites as links.
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this one module is the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/formats.js';
 import { createJsonRenderer, createNdjsonRenderer } from '../../src/output/json.js';
 
 function render(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/formats.js';
 import { createTableRenderer, displayWidth, SAMPLE_ROWS, shortWebsite } from '../../src/output/table.js';
 
 function renderTable(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderOptions } from '../../src/output/index.js';
+import type { RenderOptions } from '../../src/output/formats.js';
 import { createTsvRenderer } from '../../src/output/tsv.js';
 
 function renderTsv(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeForTerminal } from '../../src/output/index.js';
-import { capLength, oneLine } from '../../src/text/terminal-text.js';
+import { capLength, oneLine, sanitizeForTerminal } from '../../src/text/terminal-text.js';
 
 describe('sanitizeForTerminal', () => {
   it.each([

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -9,6 +9,7 @@ import { UsageError } from '../../src/api/errors.js';
 import { createCsvRenderer } from '../../src/output/csv.js';
 import { BrokenPipeError } from '../../src/output/destination.js';
 import { openOutput } from '../../src/output/target.js';
+import { canMount, fillDisk } from '../helpers/mount.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** A Writable that records what reached it and can hold each write's callback until released. */
@@ -220,5 +221,25 @@ describe('openOutput to stdout', () => {
     expect(writes).toEqual(['a']);
     expect(stream.writableEnded).toBe(false);
     await expect(target.write('b')).rejects.toThrow('already closed');
+  });
+});
+
+describe.skipIf(!canMount())('openOutput --append on a disk that fills', () => {
+  it('a commit whose last rows do not fit cuts FILE back to what it held', async () => {
+    const disk = tempDir('append-full');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk]);
+    onTestFinished(() => {
+      execFileSync('umount', [disk]);
+    });
+    const file = join(disk, 'leads.csv');
+    await writeFile(file, 'id,name\r\n1,a\r\n');
+    // Full but for 8 KB: the commit's write gets part of its rows in, then ENOSPC.
+    const filler = join(disk, 'filler');
+    fillDisk(filler);
+    await truncate(filler, (await stat(filler)).size - 8192);
+    const target = await openOutput({ file, stdout: process.stdout, append: true, bufferBytes: 1 << 20 });
+    await target.write(`${'2,b\r\n'.repeat(8000)}`);
+    await expect(target.commit()).rejects.toThrow(/no space left on device/);
+    expect(await readFile(file, 'utf8')).toBe('id,name\r\n1,a\r\n');
   });
 });

@@ -32,6 +32,9 @@ describe('cellValue', () => {
     expect(cellValue('rating', new ExactNumber('4.50'))).toBe(4.5);
     expect(cellValue('id', new ExactNumber('9007199254740993'))).toEqual(text('9007199254740993'));
     expect(cellValue('lat', 0.1234567890123456)).toEqual(text('0.1234567890123456'));
+    // Excel's limit is 15 significant digits: 15 stay a number, 16 do not.
+    expect(cellValue('id', new ExactNumber('123456789012345'))).toBe(123456789012345);
+    expect(cellValue('id', new ExactNumber('1234567890123456'))).toEqual(text('1234567890123456'));
   });
   it('http(s) websites are links; other schemes and other fields are text', () => {
     expect(cellValue('website', 'https://a.example/?x=1')).toEqual({
@@ -41,6 +44,11 @@ describe('cellValue', () => {
     expect(cellValue('website', 'javascript:alert(1)')).toEqual(text('javascript:alert(1)'));
     expect(cellValue('website', 'https://a.example', false)).toEqual(text('https://a.example'));
     expect(cellValue('homepage', 'https://a.example')).toEqual(text('https://a.example'));
+  });
+  it("a website link is kept up to Excel's 2,079 characters; a longer one is text", () => {
+    const url = (length: number) => `https://a.example/${'x'.repeat(length - 18)}`;
+    expect(cellValue('website', url(2079))).toEqual({ text: url(2079), hyperlink: url(2079) });
+    expect(cellValue('website', url(2080))).toEqual(text(url(2080)));
   });
   it('null is empty, booleans stay booleans, objects are JSON, controls are visible escapes', () => {
     expect(cellValue('x', null)).toBeNull();

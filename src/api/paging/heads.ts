@@ -129,7 +129,7 @@ export class HeadReads<T> {
     const { idOf, isWritten } = this.lens;
     const id = (item: T) => idOf(item) ?? '';
     const unplaced = (item: T) => !isWritten(item) && !this.notOwed.has(id(item)) && !this.gone.has(id(item));
-    const lastWritten = findLastIndex(fresh, (item) => isWritten(item));
+    const lastWritten = fresh.findLastIndex((item) => isWritten(item));
     const hinted =
       fresh.slice(0, Math.max(0, lastWritten)).some(unplaced) ||
       (this.ledger.changed && fresh.some((item) => unplaced(item) && this.newerThanAnchor(item)));
@@ -145,7 +145,7 @@ export class HeadReads<T> {
     }
     // On one page, whatever stands in front of a new item is new too; a gone item takes only itself
     // (an old item still owed may stand in front of it).
-    const lastNew = findLastIndex(fresh, (item) => this.notOwed.has(id(item)));
+    const lastNew = fresh.findLastIndex((item) => this.notOwed.has(id(item)));
     // Saved meanwhile: what is dropped in front of a new item, and a gone item that stood in front of a
     // written one (new as well, and deleted again); a gone item behind them may have been old.
     fresh.forEach((item, index) => {
@@ -158,9 +158,4 @@ export class HeadReads<T> {
   newerThanAnchor(item: T): boolean {
     return (this.lens.timeOf(item) ?? Number.NEGATIVE_INFINITY) > this.anchor.newestMs;
   }
-}
-
-function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
-  for (let index = items.length - 1; index >= 0; index -= 1) if (predicate(items[index] as T)) return index;
-  return -1;
 }

@@ -7,7 +7,7 @@ import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
 import { RequestBudget } from '../../api/request-budget.js';
 import { parseSince } from '../../api/timestamp.js';
 import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
-import { appendUndoPoint } from '../../output/append.js';
+import { appendUndoPoint } from '../../output/destination.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
