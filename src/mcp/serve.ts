@@ -12,24 +12,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
+import type { McpFlags } from '../commands/mcp/command.js';
 import type { CommandContext } from '../session.js';
 import { createUi, formatCount } from '../ui/ui.js';
 import { AnswerTrackingTransport } from './continuations.js';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_MAX_SEARCHES, DEFAULT_MAX_SEARCHES_PER_DAY } from './defaults.js';
 import { createLeadServer, type Limits, type OpenedTools, selectTools } from './server.js';
 
-/** What the server reads of `leadctl mcp`'s options (commands/mcp/command.ts defines and parses them). */
-export interface McpServeOptions {
-  readOnly?: boolean;
-  tools?: string;
-  maxRequests?: number;
-  maxSearches?: number;
-  maxSearchesPerDay?: number;
-  /** false with --no-confirm: live searches run without the user's yes. */
-  confirm?: boolean;
-}
-
-export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promise<void> {
+export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void> {
   const limits: Limits = {
     maxRequests: flags.maxRequests ?? DEFAULT_MAX_REQUESTS,
     maxSearches: flags.maxSearches ?? DEFAULT_MAX_SEARCHES,
