@@ -8,7 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { LeadClient } from '../api/client.js';
 import { ExitCode, LeadError } from '../api/errors.js';
-import { RequestBudget as SharedBudget } from '../api/request-budget.js';
+import { RequestBudget } from '../api/request-budget.js';
 import { type CommandContext, connect, rejectedKeyHint, resolveTarget, type Target } from '../session.js';
 import { issuePath } from '../text/schema-issues.js';
 import { formatCount, type Ui } from '../ui/ui.js';
@@ -27,7 +27,7 @@ import { errorResult, type KeyMasker, keyMasker, refusalResult, type ToolResult 
 
 export interface ToolDeps {
   client: LeadClient;
-  budget: RequestBudget;
+  budget: SessionBudget;
   searches: SearchGate;
   pause: RateLimitPause;
   usage: UsageRecorder;
@@ -46,9 +46,9 @@ export interface ToolCall {
   ask?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
-// The per-session request budget of `leadctl mcp --max-requests`: a model in a loop can spend a day's
+// The request budget of one `leadctl mcp` session (--max-requests): a model in a loop can spend a day's
 // quota in a minute. The counting is the shared RequestBudget; this adds the words for an assistant.
-export class RequestBudget extends SharedBudget {
+export class SessionBudget extends RequestBudget {
   constructor(max: number) {
     // Exit 5 in the CLI's table: like a rate limit, it means "out of quota".
     super(
@@ -186,7 +186,7 @@ export async function openTools(
 ): Promise<OpenedTools> {
   // Said on stderr at start (serve.ts).
   if (setupError) return notReady(setupError, keyMasker());
-  const budget = new RequestBudget(limits.maxRequests);
+  const budget = new SessionBudget(limits.maxRequests);
   const globals = { ...ctx.globals, maxWait: ctx.globals.maxWait ?? String(MCP_MAX_WAIT_SEC) };
   let target: Target | undefined;
   try {
