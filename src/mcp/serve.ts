@@ -10,6 +10,7 @@
 // classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
 // load ~600 KB more into every request-making command.
 import type { Readable, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
 import type { McpFlags } from '../commands/mcp/command.js';
@@ -54,7 +55,8 @@ export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void
   const transport = new AnswerTrackingTransport(
     new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable),
   );
-  const inputEnded = untilEnded(stdin, ctx.signal);
+  // Resolves when stdin ends (or fails) or the signal aborts.
+  const inputEnded = finished(stdin, { writable: false, signal: ctx.signal }).catch(() => {});
   try {
     await server.connect(transport);
     ui.notice(
@@ -68,22 +70,4 @@ export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void
   } finally {
     if (opened) await (await opened).close();
   }
-}
-
-/** Resolves when stdin ends (or fails) or the signal aborts. */
-function untilEnded(stdin: Readable, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stdin.off('end', done);
-      stdin.off('close', done);
-      stdin.off('error', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    if (signal.aborted || stdin.readableEnded) return done();
-    stdin.once('end', done);
-    stdin.once('close', done);
-    stdin.once('error', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
