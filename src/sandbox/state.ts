@@ -4,24 +4,12 @@
 import { type AllowanceOverrides, allowanceFor, type PlanAllowance } from './keys.js';
 import { hashInts, SeededRandom, Stream, toSeed } from './random.js';
 import { HistoryStore, LeadStore, SearchCache } from './stores.js';
-import type { SandboxOptions, SandboxPlan, SandboxVariant } from './types.js';
+import type { SandboxOptions, SandboxPlan } from './types.js';
 
-export interface SandboxSettings {
-  port: number;
-  host: string;
-  plan: SandboxPlan;
-  variant: SandboxVariant;
-  leads: number;
-  history: number;
-  latencyMs: number;
-  failRate: number;
-  resetRate: number;
-  seed: number;
-  hostileData: boolean;
-  now: () => number;
+/** The options with their defaults filled in; the plan limits the tests override apart. */
+export type SandboxSettings = Required<Omit<SandboxOptions, 'dailyLimit' | 'liveSearchLimit'>> & {
   overrides: AllowanceOverrides;
-  recordRequests: boolean;
-}
+};
 
 function count(value: number | undefined, fallback: number): number {
   return value === undefined || !Number.isFinite(value) ? fallback : Math.max(0, Math.floor(value));
