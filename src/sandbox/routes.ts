@@ -44,7 +44,7 @@ export function routeRequest(state: SandboxState, request: ApiRequest): ApiRespo
   if ('status' in account) return account;
 
   const limit = state.allowanceFor(account.plan).dailyRequests;
-  const spent = state.usage.spendRequest(account.id, limit);
+  const spent = state.requests.spend(account.id, limit);
   const resetSeconds = Math.floor(spent.resetAtMs / 1000);
   const rateHeaders = {
     'X-RateLimit-Limit': String(limit),
@@ -145,7 +145,7 @@ export function runSearch(state: SandboxState, account: SandboxAccount, request:
   const cacheStatus = results ? 'hit' : 'miss';
   if (!results) {
     const limit = state.allowanceFor(account.plan).monthlyLiveSearches;
-    const spent = state.usage.spendLiveSearch(account.id, limit);
+    const spent = state.liveSearches.spend(account.id, limit);
     if (!spent.allowed) {
       const retryAfter = Math.floor(spent.resetAtMs / 1000);
       const resetsAt = new Date(spent.resetAtMs).toISOString();
