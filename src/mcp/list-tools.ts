@@ -32,9 +32,8 @@ export async function runListTool(
   const check = JSON.stringify([input.page, input.limit, input.since, input.max_items]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
-    const { held, id, offset } = deps.continuations.resume(tool, check, input.next_page);
-    const part = deps.continuations.part(tool, check, held.items, project, held.extra, offset, id);
-    return answer(resource, deps, part, held.extra);
+    const { part, extra } = deps.continuations.resume(tool, check, input.next_page, project);
+    return answer(resource, deps, part, extra);
   }
   // A bad `since` is refused before any request.
   const since = input.since === undefined ? undefined : parseSince(input.since, Date.now());

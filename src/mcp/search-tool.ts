@@ -12,7 +12,7 @@ import { type MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { usageTotals } from '../usage/report.js';
-import { projectFields } from './continuations.js';
+import { type Part, partNote, projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';
 import type { SearchInput } from './schemas.js';
@@ -31,9 +31,8 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
   ]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
-    const { held, id, offset } = deps.continuations.resume(TOOL, check, input.next_page);
-    const part = deps.continuations.part(TOOL, check, held.items, project, held.extra, offset, id);
-    return answer(input, deps, part, held.extra);
+    const { part, extra } = deps.continuations.resume(TOOL, check, input.next_page, project);
+    return answer(input, deps, part, extra);
   }
   const unconfirmed = await deps.confirmation.check(input, check, deps, call);
   if (unconfirmed) return unconfirmed;
@@ -95,12 +94,7 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
   return answer(input, deps, part, extra);
 }
 
-function answer(
-  input: SearchInput,
-  deps: ToolDeps,
-  part: ReturnType<ToolDeps['continuations']['part']>,
-  extra: Record<string, unknown>,
-): ToolResult {
+function answer(input: SearchInput, deps: ToolDeps, part: Part, extra: Record<string, unknown>): ToolResult {
   const { note, ...data } = extra;
   const found = Number(extra.found);
   const where = `for "${input.query}" near ${input.location}${input.radius === undefined ? '' : ` within ${input.radius} miles`}`;
@@ -112,14 +106,7 @@ function answer(
   if (extra.left_out_by_max_results !== undefined) {
     summary += ` Returning the first ${formatCount(part.total)}${input.sort_by ? ` by ${input.sort_by}` : ''} (max_results).`;
   } else if (input.sort_by !== undefined) summary += ` Sorted by ${input.sort_by}, highest first.`;
-  summary += String(note ?? '');
-  if (part.truncated || part.offset > 0) {
-    summary += ` This answer holds ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of ${formatCount(part.total)}`;
-    summary += part.truncated
-      ? ` (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for more, at no cost.`
-      : '.';
-  }
-  summary += ` ${deps.searches.describe()} ${deps.budget.describe()}`;
+  summary += `${String(note ?? '')}${partNote(part)} ${deps.searches.describe()} ${deps.budget.describe()}`;
   return successResult(
     summary,
     {
