@@ -207,7 +207,7 @@ export async function openTools(
       },
     });
     const usage = { ...session.usage, flush };
-    searches = new SearchGate({ perSession: limits.maxSearches, perDay: limits.maxSearchesPerDay }, usage);
+    searches = new SearchGate(limits, usage);
     const mask = keyMasker(target.apiKey);
     const deps: ToolDeps = {
       client: session.client,

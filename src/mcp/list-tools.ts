@@ -209,9 +209,9 @@ export function runUsageTool(deps: ToolDeps): ToolResult {
     requestsSent: deps.budget.sent,
     maxRequests: deps.budget.max,
     searchesSent: deps.searches.sessionSearches,
-    maxSearches: deps.searches.caps.perSession,
+    maxSearches: deps.searches.caps.maxSearches,
     searchesToday: totals.today.searches,
-    maxSearchesPerDay: deps.searches.caps.perDay,
+    maxSearchesPerDay: deps.searches.caps.maxSearchesPerDay,
     ...(paused ? { rateLimitedUntil: paused.toISOString() } : {}),
   };
   return successResult(summary, { ...report, session }, deps.mask, 'leadctl');

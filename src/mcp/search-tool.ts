@@ -16,6 +16,7 @@ import { type Part, partNote, projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';
 import type { SearchInput } from './schemas.js';
+import type { Limits } from './server.js';
 import { successResult, type ToolResult } from './tool-result.js';
 
 const TOOL = 'search_businesses';
@@ -141,19 +142,14 @@ function sortedBy(results: SearchResult[], field: 'rating' | 'review_count'): Se
 //
 // A search runs under the machine-wide SearchLock: the day's count is read from the ledger, the
 // search is sent, and the ledger is written (recorder.flush) before the next server may read it.
-export interface SearchCaps {
-  perSession: number;
-  perDay: number;
-}
-
 export class SearchGate {
-  readonly caps: SearchCaps;
+  readonly caps: Limits;
   readonly #usage: UsageRecorder;
   readonly #lock: SearchLock;
   readonly #now: () => number;
   #sessionSearches = 0;
 
-  constructor(caps: SearchCaps, usage: UsageRecorder, now: () => number = Date.now) {
+  constructor(caps: Limits, usage: UsageRecorder, now: () => number = Date.now) {
     this.caps = caps;
     this.#usage = usage;
     this.#lock = new SearchLock(usage.file);
@@ -184,9 +180,9 @@ export class SearchGate {
 
   /** Throws if either cap is reached (exit 5 in the CLI's table: out of quota). */
   check(): void {
-    if (this.#sessionSearches >= this.caps.perSession) {
+    if (this.#sessionSearches >= this.caps.maxSearches) {
       throw new LeadError(
-        `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.perSession}); no search was sent`,
+        `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.maxSearches}); no search was sent`,
         {
           exitCode: ExitCode.rateLimited,
           hint: `${this.rulesText()} Work with the results already returned, saved leads and past searches, or tell the user; only they can allow more by restarting the server.`,
@@ -194,9 +190,9 @@ export class SearchGate {
       );
     }
     const today = this.searchesToday();
-    if (today >= this.caps.perDay) {
+    if (today >= this.caps.maxSearchesPerDay) {
       throw new LeadError(
-        `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.perDay)} a day (--max-searches-per-day); no search was sent`,
+        `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.maxSearchesPerDay)} a day (--max-searches-per-day); no search was sent`,
         {
           exitCode: ExitCode.rateLimited,
           hint: `${this.rulesText()} The cap resets at 00:00 UTC. Saved leads and past searches can still be read. Tell the user.`,
@@ -218,13 +214,13 @@ export class SearchGate {
 
   /** The caps in one sentence, for the server's instructions and every refusal. */
   rulesText(): string {
-    return `This server sends at most ${formatCount(this.caps.perSession)} searches per session and ${formatCount(this.caps.perDay)} per UTC day (set by the user).`;
+    return `This server sends at most ${formatCount(this.caps.maxSearches)} searches per session and ${formatCount(this.caps.maxSearchesPerDay)} per UTC day (set by the user).`;
   }
 
   describe(): string {
-    const session = Math.max(0, this.caps.perSession - this.#sessionSearches);
-    const day = Math.max(0, this.caps.perDay - this.searchesToday());
-    return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.perSession)} this session, ${formatCount(day)} of ${formatCount(this.caps.perDay)} today).`;
+    const session = Math.max(0, this.caps.maxSearches - this.#sessionSearches);
+    const day = Math.max(0, this.caps.maxSearchesPerDay - this.searchesToday());
+    return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.maxSearches)} this session, ${formatCount(day)} of ${formatCount(this.caps.maxSearchesPerDay)} today).`;
   }
 }
 
