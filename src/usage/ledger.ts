@@ -2,12 +2,11 @@
 // counts, and reading and updating the file. Everything that touches `usage.json` is here; the
 // recorder (recorder.ts) counts a run in memory and the report (report.ts) reads what is counted.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { resolveApiRoot } from '../api/url.js';
 import { withFileLock } from '../config/file-lock.js';
-import type { FolderRole } from '../config/paths.js';
+import { type FolderRole, xdgLeadctlDir } from '../config/paths.js';
 import { describeFsError, errorCode } from '../config/store.js';
 
 // The ledger file's shape, checked on every read: anything else (a hand edit, a crash of another
@@ -147,9 +146,7 @@ export const STATE_FOLDER: FolderRole = {
 };
 
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
-  return path.join(env.HOME || os.homedir(), '.local', 'state', 'leadctl');
+  return xdgLeadctlDir(env, 'XDG_STATE_HOME', '.local/state');
 }
 
 export function ledgerFile(env: NodeJS.ProcessEnv): string {
@@ -205,7 +202,7 @@ export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): 
   });
 }
 
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   const temporary = path.join(
     path.dirname(file),
     // pid and a random part (not node:crypto: start-up cost); 'wx' refuses any name already there.
