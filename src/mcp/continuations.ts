@@ -9,7 +9,7 @@ import { UsageError } from '../api/errors.js';
 import { formatCount } from '../ui/ui.js';
 
 /** About 5,000 tokens of JSON per answer: room for the model to think around it. */
-export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const DEFAULT_MAX_RESULT_CHARS = 20_000;
 const ANSWERS_KEPT = 20;
 
 export interface Part {

@@ -81,7 +81,7 @@ interface ProgressExtra {
   sendNotification: (notification: ServerNotification) => Promise<void>;
 }
 
-export function progressReporter(extra: ProgressExtra): ReportProgress {
+function progressReporter(extra: ProgressExtra): ReportProgress {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
   let last = -1;
@@ -110,7 +110,7 @@ const RUNS: Record<
   usage: { sends: false, run: async (_args, deps) => runUsageTool(deps) },
 };
 
-export type CallExtra = ProgressExtra & { signal: AbortSignal };
+type CallExtra = ProgressExtra & { signal: AbortSignal };
 
 /**
  * One tool call, as server.ts registers every tool: each failure becomes an isError result; it stops

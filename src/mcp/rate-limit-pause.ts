@@ -11,7 +11,7 @@ import { RateLimitedError } from '../api/errors.js';
 import { describeDuration } from '../api/retry.js';
 import { writeAtomically } from '../usage/ledger.js';
 
-export interface PauseStore {
+interface PauseStore {
   /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */
   file: string;
   /** Which account on which server, with which key, the pause is for (pauseKey). */

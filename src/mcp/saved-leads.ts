@@ -17,7 +17,7 @@ import { successResult, type ToolResult } from './tool-result.js';
 const KEEP_MS = 5 * 60_000;
 const PAGE = 100;
 
-export interface SavedLeadsList {
+interface SavedLeadsList {
   leads: Lead[];
   /** How many leads the account holds, as the server said. */
   total: number | undefined;

@@ -61,8 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     query: URLSearchParams,
   ): Promise<void> {
     // The answer leaves `latencyMs` after the request arrived, the sandbox's own work done meanwhile,
-    // as a remote server's work is part of the latency its clients see. (It used to wait first and
-    // work after, so a page took latency + a few ms, more than benchmarks at a stated latency assume.)
+    // as a remote server's work is part of the latency its clients see.
     const due = performance.now() + settings.latencyMs;
     const untilDue = async () => {
       const remaining = due - performance.now();

@@ -82,7 +82,7 @@ export function firstOfNextUtcMonth(nowMs: number): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
 }
 
-export interface AllowanceState {
+interface AllowanceState {
   allowed: boolean;
   limit: number;
   /** What is left after this spend (0 when refused). */

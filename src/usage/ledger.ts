@@ -28,17 +28,17 @@ const ENTRY = z.object({
   months: z.record(z.string().check(z.regex(/^\d{4}-\d{2}$/)), COUNTS),
 });
 
-export const LEDGER = z.object({ version: z.literal(1), entries: z.array(ENTRY) });
+const LEDGER = z.object({ version: z.literal(1), entries: z.array(ENTRY) });
 
 export type Counts = z.infer<typeof COUNTS>;
-export type LedgerEntry = z.infer<typeof ENTRY>;
+type LedgerEntry = z.infer<typeof ENTRY>;
 export type Ledger = z.infer<typeof LEDGER>;
 
 export function zeroCounts(): Counts {
   return { requests: 0, searches: 0, rateLimited: 0 };
 }
 
-export function emptyLedger(): Ledger {
+function emptyLedger(): Ledger {
   return { version: 1, entries: [] };
 }
 
@@ -56,7 +56,7 @@ export function utcMonth(ms: number): string {
 }
 
 /** The month `back` months before the one of `ms`: the oldest month the ledger keeps. */
-export function utcMonthBefore(ms: number, back: number): string {
+function utcMonthBefore(ms: number, back: number): string {
   const date = new Date(ms);
   return utcMonth(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1));
 }
@@ -120,7 +120,7 @@ export function addRun(
   return prune({ version: 1, entries }, nowMs);
 }
 
-export function prune(ledger: Ledger, nowMs: number): Ledger {
+function prune(ledger: Ledger, nowMs: number): Ledger {
   const oldestDayMonth = utcMonthBefore(nowMs, 1);
   const oldestMonth = utcMonthBefore(nowMs, 11);
   const keep = <T>(record: Record<string, T>, oldest: string) =>
@@ -159,7 +159,7 @@ export function ledgerFile(env: NodeJS.ProcessEnv): string {
 // time each keep their counts. A file that fails the schema is never fatal: it is reported once and
 // replaced by a new ledger.
 
-export interface LedgerRead {
+interface LedgerRead {
   ledger: Ledger;
   /** Why an existing file was not usable (then `ledger` is empty). */
   problem?: string;

@@ -76,7 +76,7 @@ export function usageTotals(
 // What `leadctl usage --json` prints and the MCP `usage` tool returns: the ledger's counts for one
 // profile and base URL (plus what the running command has sent), beside the plan's limits.
 
-export interface UsageSource {
+interface UsageSource {
   file: string;
   key: LedgerKey;
   plan: PlanName | undefined;

@@ -9,7 +9,7 @@ import { allowanceFor } from '../../sandbox/keys.js';
 import type { SandboxKeys, SandboxPlan, SandboxVariant } from '../../sandbox/types.js';
 import { formatCount } from '../../ui/ui.js';
 
-export interface SandboxIo {
+interface SandboxIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
