@@ -202,9 +202,9 @@ export class SearchGate {
   }
 
   /**
-   * For the client's hooks: counts each search the server answered (2xx), as the ledger does. A hook,
-   * not the tool's outcome, so that a search answered and then unreadable, or answered as the call
-   * was cancelled, is still counted.
+   * For the client's hooks: counts each search the server answered (2xx); the ledger, which the daily
+   * cap reads, also counts a 5xx or an unanswered one. A hook, not the tool's outcome, so that a search
+   * answered and then unreadable, or answered as the call was cancelled, is still counted.
    */
   readonly onAttempt = (event: AttemptEvent): void => {
     if (event.method !== 'POST' || event.status === undefined || event.status < 200 || event.status >= 300)
