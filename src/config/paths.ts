@@ -13,8 +13,8 @@ import { describeFsError, errorCode } from './store.js';
  */
 export function xdgLeadctlDir(
   env: NodeJS.ProcessEnv,
-  variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME',
-  fallback: '.config' | '.cache',
+  variable: 'XDG_CONFIG_HOME' | 'XDG_STATE_HOME',
+  fallback: '.config' | '.local/state',
 ): string {
   const xdg = env[variable];
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');

@@ -6,9 +6,10 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../api/errors.js';
+import { formatCount } from '../ui/ui.js';
 
 /** About 5,000 tokens of JSON per answer: room for the model to think around it. */
-export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const DEFAULT_MAX_RESULT_CHARS = 20_000;
 const ANSWERS_KEPT = 20;
 
 export interface Part {
@@ -51,7 +52,7 @@ export class Continuations {
     extra: Record<string, unknown> = {},
     offset = 0,
     heldId?: number,
-  ): Part & { shown: unknown[] } {
+  ): Part {
     const shown: unknown[] = [];
     let length = 2;
     for (let i = offset; i < items.length; i++) {
@@ -62,14 +63,14 @@ export class Continuations {
       length += itemLength;
     }
     const end = offset + shown.length;
-    const part = { items: shown, shown, offset, total: items.length, truncated: end < items.length };
+    const part = { items: shown, offset, total: items.length, truncated: end < items.length };
     if (!part.truncated) return part;
     const id = heldId ?? this.#hold({ tool, check, items, extra });
     return { ...part, nextPage: `${tool}:${id}:${end}` };
   }
 
-  /** The answer a token continues, and where; a UsageError in words for the model if it is unknown. */
-  resume(tool: string, check: string, token: string): { held: Held; id: number; offset: number } {
+  /** The next part of the answer a token continues; a UsageError in words for the model if it is unknown. */
+  resume(tool: string, check: string, token: string, project: (item: unknown) => unknown) {
     const match = /^([a-z_]+):(\d+):(\d+)$/.exec(token.trim());
     const id = Number(match?.[2]);
     const offset = Number(match?.[3]);
@@ -86,7 +87,7 @@ export class Continuations {
         'Call again with the same arguments as the call that returned it, plus next_page.',
       );
     }
-    return { held, id, offset };
+    return { part: this.part(tool, check, held.items, project, held.extra, offset, id), extra: held.extra };
   }
 
   #hold(held: Held): number {
@@ -98,6 +99,15 @@ export class Continuations {
     }
     return id;
   }
+}
+
+/** What a summary says of a cut answer or of a later part of one; nothing for a whole answer. */
+export function partNote(part: Part): string {
+  if (!part.truncated && part.offset === 0) return '';
+  const holds = ` This answer holds ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of ${formatCount(part.total)}`;
+  return part.truncated
+    ? `${holds} (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for more, at no cost.`
+    : `${holds}.`;
 }
 
 /** An item with only the named fields, in that order (all of them when none are named). */

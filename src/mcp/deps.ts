@@ -46,7 +46,7 @@ export interface ToolCall {
   ask?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
-// The per-session request budget of `leadctl mcp --max-requests`: a model in a loop can spend a day's
+// The request budget of one `leadctl mcp` session (--max-requests): a model in a loop can spend a day's
 // quota in a minute. The counting is the shared RequestBudget; this adds the words for an assistant.
 export class SessionBudget extends RequestBudget {
   constructor(max: number) {
@@ -81,7 +81,7 @@ interface ProgressExtra {
   sendNotification: (notification: ServerNotification) => Promise<void>;
 }
 
-export function progressReporter(extra: ProgressExtra): ReportProgress {
+function progressReporter(extra: ProgressExtra): ReportProgress {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
   let last = -1;
@@ -110,7 +110,7 @@ const RUNS: Record<
   usage: { sends: false, run: async (_args, deps) => runUsageTool(deps) },
 };
 
-export type CallExtra = ProgressExtra & { signal: AbortSignal };
+type CallExtra = ProgressExtra & { signal: AbortSignal };
 
 /**
  * One tool call, as server.ts registers every tool: each failure becomes an isError result; it stops
@@ -207,7 +207,7 @@ export async function openTools(
       },
     });
     const usage = { ...session.usage, flush };
-    searches = new SearchGate({ perSession: limits.maxSearches, perDay: limits.maxSearchesPerDay }, usage);
+    searches = new SearchGate(limits, usage);
     const mask = keyMasker(target.apiKey);
     const deps: ToolDeps = {
       client: session.client,

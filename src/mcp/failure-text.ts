@@ -39,7 +39,7 @@ export interface FailureContext {
   now?: () => number;
 }
 
-export interface FailureText {
+interface FailureText {
   lines: string[];
   /** Server text, to be shown only as quoted data. */
   quoted?: Record<string, unknown>;

@@ -32,9 +32,8 @@ export async function runListTool(
   const check = JSON.stringify([input.page, input.limit, input.since, input.max_items]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
-    const { held, id, offset } = deps.continuations.resume(tool, check, input.next_page);
-    const part = deps.continuations.part(tool, check, held.items, project, held.extra, offset, id);
-    return answer(resource, deps, part, held.extra);
+    const { part, extra } = deps.continuations.resume(tool, check, input.next_page, project);
+    return answer(resource, deps, part, extra);
   }
   // A bad `since` is refused before any request.
   const since = input.since === undefined ? undefined : parseSince(input.since, Date.now());
@@ -74,11 +73,11 @@ async function onePage(
     summary =
       meta.total === 0
         ? `No ${noun}.`
-        : `No ${noun} on page ${count(meta.page)}: there are ${count(meta.total)} ${noun} on ${count(meta.totalPages)} pages of ${meta.limit}.`;
+        : `No ${noun} on page ${formatCount(meta.page)}: there are ${formatCount(meta.total)} ${noun} on ${formatCount(meta.totalPages)} pages of ${meta.limit}.`;
   } else {
     const first = (meta.page - 1) * meta.limit + 1;
-    summary = `Showing ${count(first)}–${count(first + items.length - 1)} of ${count(meta.total)} ${noun} (page ${count(meta.page)} of ${count(meta.totalPages)}).`;
-    if (next !== undefined) summary += ` Next: page ${count(next)}.`;
+    summary = `Showing ${formatCount(first)}–${formatCount(first + items.length - 1)} of ${formatCount(meta.total)} ${noun} (page ${formatCount(meta.page)} of ${formatCount(meta.totalPages)}).`;
+    if (next !== undefined) summary += ` Next: page ${formatCount(next)}.`;
   }
   return {
     items: items as Item[],
@@ -128,7 +127,7 @@ async function manyPages(
       call.progress(
         items.length,
         since === undefined ? goal : undefined,
-        `read ${count(items.length)} ${noun}`,
+        `read ${formatCount(items.length)} ${noun}`,
       );
     }
   } catch (error) {
@@ -139,11 +138,11 @@ async function manyPages(
     stoppedBy = error;
   }
   const reachedMax = stoppedBy === undefined && items.length >= maxItems;
-  let summary = `Read ${count(items.length)} ${noun}`;
+  let summary = `Read ${formatCount(items.length)} ${noun}`;
   if (since !== undefined) summary += ` newer than ${since.toISOString()}`;
-  if (page > 1) summary += ` from page ${count(page)} on`;
-  summary += total === undefined ? '.' : ` (the list holds ${count(total)}).`;
-  if (reachedMax) summary += ` Stopped at max_items (${count(maxItems)}).`;
+  if (page > 1) summary += ` from page ${formatCount(page)} on`;
+  summary += total === undefined ? '.' : ` (the list holds ${formatCount(total)}).`;
+  if (reachedMax) summary += ` Stopped at max_items (${formatCount(maxItems)}).`;
   const stoppedEarly =
     stoppedBy === undefined ? undefined : describeFailure(stoppedBy, deps.failure).lines.join(' ');
   if (stoppedEarly !== undefined) summary += `\nStopped early: ${stoppedEarly}`;
@@ -164,7 +163,7 @@ function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<st
   const { summary, next_server_page: nextServerPage, ...data } = extra;
   let text = String(summary);
   if (part.truncated || part.offset > 0) {
-    text += `\nThis answer holds items ${count(part.offset + 1)}–${count(part.offset + part.items.length)} of the ${count(part.total)} read`;
+    text += `\nThis answer holds items ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of the ${formatCount(part.total)} read`;
     text += part.truncated
       ? ` (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for the rest, at no cost.`
       : '.';
@@ -185,8 +184,6 @@ function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<st
     deps.mask,
   );
 }
-
-const count = formatCount;
 
 // The `usage` tool: what this machine has sent for the session's profile and server today and this
 // month (the usage ledger, plus this session's requests not yet written), beside the plan's limits,
@@ -210,9 +207,9 @@ export function runUsageTool(deps: ToolDeps): ToolResult {
     requestsSent: deps.budget.sent,
     maxRequests: deps.budget.max,
     searchesSent: deps.searches.sessionSearches,
-    maxSearches: deps.searches.caps.perSession,
+    maxSearches: deps.searches.caps.maxSearches,
     searchesToday: totals.today.searches,
-    maxSearchesPerDay: deps.searches.caps.perDay,
+    maxSearchesPerDay: deps.searches.caps.maxSearchesPerDay,
     ...(paused ? { rateLimitedUntil: paused.toISOString() } : {}),
   };
   return successResult(summary, { ...report, session }, deps.mask, 'leadctl');

@@ -7,11 +7,11 @@
 // cannot be read or written only loses the pause across restarts.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { RateLimitedError } from '../api/errors.js';
 import { describeDuration } from '../api/retry.js';
+import { writeAtomically } from '../usage/ledger.js';
 
-export interface PauseStore {
+interface PauseStore {
   /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */
   file: string;
   /** Which account on which server, with which key, the pause is for (pauseKey). */
@@ -79,11 +79,7 @@ function writePause(store: PauseStore, until: Date, nowMs: number): void {
     Object.entries(readPauses(store.file)).filter(([, at]) => Date.parse(at) > nowMs),
   );
   pauses[store.key] = until.toISOString();
-  const temporary = path.join(path.dirname(store.file), `.mcp-rate-limit.${process.pid}.tmp`);
   try {
-    fs.writeFileSync(temporary, `${JSON.stringify({ version: 1, pauses })}\n`, { mode: 0o600 });
-    fs.renameSync(temporary, store.file);
-  } catch {
-    fs.rmSync(temporary, { force: true });
-  }
+    writeAtomically(store.file, `${JSON.stringify({ version: 1, pauses })}\n`);
+  } catch {}
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../api/errors.js';
 import type { Lead } from '../api/schemas.js';
 import { normalizeText } from '../text/business-match.js';
 import { formatCount } from '../ui/ui.js';
-import { projectFields } from './continuations.js';
+import { type Part, partNote, projectFields } from './continuations.js';
 import { MAX_SAVED_LEADS } from './defaults.js';
 import type { ReportProgress, ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';
@@ -17,7 +17,7 @@ import { successResult, type ToolResult } from './tool-result.js';
 const KEEP_MS = 5 * 60_000;
 const PAGE = 100;
 
-export interface SavedLeadsList {
+interface SavedLeadsList {
   leads: Lead[];
   /** How many leads the account holds, as the server said. */
   total: number | undefined;
@@ -105,13 +105,8 @@ export async function runFindSavedTool(
   const check = JSON.stringify([input.text, input.category, input.place, maxResults]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
-    const { held, id, offset } = deps.continuations.resume(TOOL, check, input.next_page);
-    return answer(
-      input,
-      deps,
-      deps.continuations.part(TOOL, check, held.items, project, held.extra, offset, id),
-      held.extra,
-    );
+    const { part, extra } = deps.continuations.resume(TOOL, check, input.next_page, project);
+    return answer(input, deps, part, extra);
   }
   const saved = await deps.savedLeads.load(call.signal, call.progress);
   const wanted = matcher(input);
@@ -167,7 +162,7 @@ function containsAll(haystack: string, needles: string[]): boolean {
 function answer(
   input: FindSavedInput,
   deps: ToolDeps,
-  part: ReturnType<ToolDeps['continuations']['part']>,
+  part: Part,
   extra: Record<string, unknown>,
 ): ToolResult {
   const asked = [
@@ -184,13 +179,7 @@ function answer(
   if (matched > part.total) summary += ` The newest ${formatCount(part.total)} are returned (max_results).`;
   if (extra.stopped_early !== undefined)
     summary += ` Not every saved lead was read: ${String(extra.stopped_early)}`;
-  if (part.truncated || part.offset > 0) {
-    summary += ` This answer holds ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of ${formatCount(part.total)}`;
-    summary += part.truncated
-      ? ` (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for more, at no cost.`
-      : '.';
-  }
-  summary += ` ${deps.budget.describe()}`;
+  summary += `${partNote(part)} ${deps.budget.describe()}`;
   return successResult(
     summary,
     {

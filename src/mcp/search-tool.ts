@@ -11,10 +11,11 @@ import { type MatchRule, SuppressionIndex } from '../text/business-match.js';
 import { formatCount } from '../ui/ui.js';
 import type { UsageRecorder } from '../usage/recorder.js';
 import { usageTotals } from '../usage/report.js';
-import { projectFields } from './continuations.js';
+import { type Part, partNote, projectFields } from './continuations.js';
 import type { ToolCall, ToolDeps } from './deps.js';
 import { describeFailure } from './failure-text.js';
 import type { SearchInput } from './schemas.js';
+import type { Limits } from './server.js';
 import { successResult, type ToolResult } from './tool-result.js';
 
 const TOOL = 'search_businesses';
@@ -30,9 +31,8 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
   ]);
   const project = projectFields(input.fields);
   if (input.next_page !== undefined) {
-    const { held, id, offset } = deps.continuations.resume(TOOL, check, input.next_page);
-    const part = deps.continuations.part(TOOL, check, held.items, project, held.extra, offset, id);
-    return answer(input, deps, part, held.extra);
+    const { part, extra } = deps.continuations.resume(TOOL, check, input.next_page, project);
+    return answer(input, deps, part, extra);
   }
   const unconfirmed = await deps.confirmation.check(input, check, deps, call);
   if (unconfirmed) return unconfirmed;
@@ -94,12 +94,7 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
   return answer(input, deps, part, extra);
 }
 
-function answer(
-  input: SearchInput,
-  deps: ToolDeps,
-  part: ReturnType<ToolDeps['continuations']['part']>,
-  extra: Record<string, unknown>,
-): ToolResult {
+function answer(input: SearchInput, deps: ToolDeps, part: Part, extra: Record<string, unknown>): ToolResult {
   const { note, ...data } = extra;
   const found = Number(extra.found);
   const where = `for "${input.query}" near ${input.location}${input.radius === undefined ? '' : ` within ${input.radius} miles`}`;
@@ -111,14 +106,7 @@ function answer(
   if (extra.left_out_by_max_results !== undefined) {
     summary += ` Returning the first ${formatCount(part.total)}${input.sort_by ? ` by ${input.sort_by}` : ''} (max_results).`;
   } else if (input.sort_by !== undefined) summary += ` Sorted by ${input.sort_by}, highest first.`;
-  summary += String(note ?? '');
-  if (part.truncated || part.offset > 0) {
-    summary += ` This answer holds ${formatCount(part.offset + 1)}–${formatCount(part.offset + part.items.length)} of ${formatCount(part.total)}`;
-    summary += part.truncated
-      ? ` (cut to fit a context window): pass next_page "${part.nextPage}" with the same arguments for more, at no cost.`
-      : '.';
-  }
-  summary += ` ${deps.searches.describe()} ${deps.budget.describe()}`;
+  summary += `${String(note ?? '')}${partNote(part)} ${deps.searches.describe()} ${deps.budget.describe()}`;
   return successResult(
     summary,
     {
@@ -154,19 +142,14 @@ function sortedBy(results: SearchResult[], field: 'rating' | 'review_count'): Se
 // One search at a time on this machine, under a lock beside the ledger (src/lock.ts): the day's count
 // is read from the ledger, the search is sent, and the ledger is written (recorder.flush) before the
 // next server may read it. Held across an HTTP request, a live holder is waited for (a hung one 10 min).
-export interface SearchCaps {
-  perSession: number;
-  perDay: number;
-}
-
 export class SearchGate {
-  readonly caps: SearchCaps;
+  readonly caps: Limits;
   readonly #usage: UsageRecorder;
   readonly #lockPath: string;
   readonly #now: () => number;
   #sessionSearches = 0;
 
-  constructor(caps: SearchCaps, usage: UsageRecorder, now: () => number = Date.now) {
+  constructor(caps: Limits, usage: UsageRecorder, now: () => number = Date.now) {
     this.caps = caps;
     this.#usage = usage;
     this.#lockPath = `${usage.file}.mcp-search.lock`;
@@ -198,9 +181,9 @@ export class SearchGate {
 
   /** Throws if either cap is reached (exit 5 in the CLI's table: out of quota). */
   check(): void {
-    if (this.#sessionSearches >= this.caps.perSession) {
+    if (this.#sessionSearches >= this.caps.maxSearches) {
       throw new LeadError(
-        `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.perSession}); no search was sent`,
+        `this session's live-search cap is reached: it has sent ${formatCount(this.#sessionSearches)} searches, the most the user allows per session (--max-searches ${this.caps.maxSearches}); no search was sent`,
         {
           exitCode: ExitCode.rateLimited,
           hint: `${this.rulesText()} Work with the results already returned, saved leads and past searches, or tell the user; only they can allow more by restarting the server.`,
@@ -208,9 +191,9 @@ export class SearchGate {
       );
     }
     const today = this.searchesToday();
-    if (today >= this.caps.perDay) {
+    if (today >= this.caps.maxSearchesPerDay) {
       throw new LeadError(
-        `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.perDay)} a day (--max-searches-per-day); no search was sent`,
+        `the daily live-search cap is reached: ${formatCount(today)} searches were sent today (UTC) for this account from this machine, and the user allows ${formatCount(this.caps.maxSearchesPerDay)} a day (--max-searches-per-day); no search was sent`,
         {
           exitCode: ExitCode.rateLimited,
           hint: `${this.rulesText()} The cap resets at 00:00 UTC. Saved leads and past searches can still be read. Tell the user.`,
@@ -220,9 +203,9 @@ export class SearchGate {
   }
 
   /**
-   * For the client's hooks: counts each search the server answered (2xx), as the ledger does. A hook,
-   * not the tool's outcome, so that a search answered and then unreadable, or answered as the call
-   * was cancelled, is still counted.
+   * For the client's hooks: counts each search the server answered (2xx); the ledger, which the daily
+   * cap reads, also counts a 5xx or an unanswered one. A hook, not the tool's outcome, so that a search
+   * answered and then unreadable, or answered as the call was cancelled, is still counted.
    */
   readonly onAttempt = (event: AttemptEvent): void => {
     if (event.method !== 'POST' || event.status === undefined || event.status < 200 || event.status >= 300)
@@ -232,12 +215,12 @@ export class SearchGate {
 
   /** The caps in one sentence, for the server's instructions and every refusal. */
   rulesText(): string {
-    return `This server sends at most ${formatCount(this.caps.perSession)} searches per session and ${formatCount(this.caps.perDay)} per UTC day (set by the user).`;
+    return `This server sends at most ${formatCount(this.caps.maxSearches)} searches per session and ${formatCount(this.caps.maxSearchesPerDay)} per UTC day (set by the user).`;
   }
 
   describe(): string {
-    const session = Math.max(0, this.caps.perSession - this.#sessionSearches);
-    const day = Math.max(0, this.caps.perDay - this.searchesToday());
-    return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.perSession)} this session, ${formatCount(day)} of ${formatCount(this.caps.perDay)} today).`;
+    const session = Math.max(0, this.caps.maxSearches - this.#sessionSearches);
+    const day = Math.max(0, this.caps.maxSearchesPerDay - this.searchesToday());
+    return `Searches left: ${formatCount(Math.min(session, day))} (${formatCount(session)} of ${formatCount(this.caps.maxSearches)} this session, ${formatCount(day)} of ${formatCount(this.caps.maxSearchesPerDay)} today).`;
   }
 }

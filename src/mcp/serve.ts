@@ -10,26 +10,17 @@
 // classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
 // load ~600 KB more into every request-making command.
 import type { Readable, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
+import type { McpFlags } from '../commands/mcp/command.js';
 import type { CommandContext } from '../session.js';
 import { createUi, formatCount } from '../ui/ui.js';
 import { AnswerTrackingTransport } from './continuations.js';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_MAX_SEARCHES, DEFAULT_MAX_SEARCHES_PER_DAY } from './defaults.js';
 import { createLeadServer, type Limits, type OpenedTools, selectTools } from './server.js';
 
-/** What the server reads of `leadctl mcp`'s options (commands/mcp/command.ts defines and parses them). */
-export interface McpServeOptions {
-  readOnly?: boolean;
-  tools?: string;
-  maxRequests?: number;
-  maxSearches?: number;
-  maxSearchesPerDay?: number;
-  /** false with --no-confirm: live searches run without the user's yes. */
-  confirm?: boolean;
-}
-
-export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promise<void> {
+export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void> {
   const limits: Limits = {
     maxRequests: flags.maxRequests ?? DEFAULT_MAX_REQUESTS,
     maxSearches: flags.maxSearches ?? DEFAULT_MAX_SEARCHES,
@@ -64,7 +55,8 @@ export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promi
   const transport = new AnswerTrackingTransport(
     new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable),
   );
-  const inputEnded = untilEnded(stdin, ctx.signal);
+  // Resolves when stdin ends (or fails) or the signal aborts.
+  const inputEnded = finished(stdin, { writable: false, signal: ctx.signal }).catch(() => {});
   try {
     await server.connect(transport);
     ui.notice(
@@ -78,22 +70,4 @@ export async function runMcp(flags: McpServeOptions, ctx: CommandContext): Promi
   } finally {
     if (opened) await (await opened).close();
   }
-}
-
-/** Resolves when stdin ends (or fails) or the signal aborts. */
-function untilEnded(stdin: Readable, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stdin.off('end', done);
-      stdin.off('close', done);
-      stdin.off('error', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    if (signal.aborted || stdin.readableEnded) return done();
-    stdin.once('end', done);
-    stdin.once('close', done);
-    stdin.once('error', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -96,10 +96,10 @@ export class SpendConfirmation {
 /** What the search would spend and what is left: for the user (elicitation) and the quote alike. */
 function costOf(input: SearchInput, deps: ToolDeps) {
   const { searches, usage } = deps;
-  const sessionLeft = Math.max(0, searches.caps.perSession - searches.sessionSearches);
-  const dayLeft = Math.max(0, searches.caps.perDay - searches.searchesToday());
+  const sessionLeft = Math.max(0, searches.caps.maxSearches - searches.sessionSearches);
+  const dayLeft = Math.max(0, searches.caps.maxSearchesPerDay - searches.searchesToday());
   const savedPages = MAX_SAVED_LEADS / 100;
-  let left = `${formatCount(sessionLeft)} of ${formatCount(searches.caps.perSession)} searches this session and ${formatCount(dayLeft)} of ${formatCount(searches.caps.perDay)} today (the user's limits for this server)`;
+  let left = `${formatCount(sessionLeft)} of ${formatCount(searches.caps.maxSearches)} searches this session and ${formatCount(dayLeft)} of ${formatCount(searches.caps.maxSearchesPerDay)} today (the user's limits for this server)`;
   const data: Record<string, unknown> = {
     query: input.query,
     location: input.location,

@@ -15,7 +15,7 @@ export type ToolResult = CallToolResult;
 /** Masks the session's key wherever it occurs (a hostile server can echo it back in any field). */
 export type KeyMasker = (text: string) => string;
 
-export const REDACTED_KEY = '[redacted API key]';
+const REDACTED_KEY = '[redacted API key]';
 
 export const DATA_BEGIN = '<untrusted-data source="Lead Data API">';
 export const DATA_END = '</untrusted-data>';
@@ -85,7 +85,7 @@ function escapedJson(data: unknown): string {
 }
 
 /** Each line with its control characters shown as \xNN, so no escape sequence survives; the key masked. */
-export function safeText(text: string, mask: KeyMasker): string {
+function safeText(text: string, mask: KeyMasker): string {
   return text
     .split('\n')
     .map((line) => mask(oneLine(line, Number.POSITIVE_INFINITY)))
@@ -97,7 +97,7 @@ export function safeText(text: string, mask: KeyMasker): string {
  * print) but masked; an ExactNumber becomes a number, or its digits as a string where a number would
  * change them (an id beyond 2^53).
  */
-export function plainJson(value: unknown, mask: KeyMasker): unknown {
+function plainJson(value: unknown, mask: KeyMasker): unknown {
   if (typeof value === 'string') return mask(value);
   if (value instanceof ExactNumber) {
     const n = Number(value.digits);

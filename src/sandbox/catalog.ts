@@ -85,7 +85,7 @@ const SURNAMES: readonly string[] =
     ' ',
   );
 
-export function titleCase(text: string): string {
+function titleCase(text: string): string {
   return text.replace(/\S+/g, (word) => word.charAt(0).toUpperCase() + word.slice(1));
 }
 
@@ -123,7 +123,7 @@ Auto Repair Shop|Taller Mecánico Ramírez=tallerramirez
 Accountant|Contabilidad Gómez=contabilidadgomez
 Florist|花屋さくら=hanayasakura / Floristería Lirio=floristerialirio`;
 
-export interface NativeName {
+interface NativeName {
   name: string;
   slug: string;
 }
@@ -153,7 +153,7 @@ export function nativeName(name: string): { category: string; native: NativeName
 /** About one business in twelve of a trade that has native names goes by one. */
 const NATIVE_NAME_RATE = 1 / 12;
 
-export interface BusinessIdentity {
+interface BusinessIdentity {
   name: string;
   category: string;
   website: string;

@@ -107,7 +107,7 @@ interface Shape {
   reviews?: number;
 }
 
-export function contactDetails(
+function contactDetails(
   random: SeededRandom,
   trade: Trade,
   place: Place,
@@ -193,7 +193,7 @@ const SAMPLE_QUERIES: readonly string[] =
   );
 
 /** How many results a search returns: a fixed share of the query and place, growing with the radius. */
-export function resultCount(seed: number, criteria: SearchCriteria): number {
+function resultCount(seed: number, criteria: SearchCriteria): number {
   const base = hashText(`${normalizeText(criteria.query)}\u0000${normalizeText(criteria.location)}`, seed);
   return 5 + (base % 11) + Math.floor(criteria.radius / 2);
 }
@@ -305,10 +305,10 @@ export const HOSTILE_CATEGORIES: readonly string[] = [
 ];
 
 /** Every other lead or result is hostile, so a first page of 24 covers every name. */
-export function hostileNameFor(index: number): string | undefined {
+function hostileNameFor(index: number): string | undefined {
   return index % 2 === 0 ? HOSTILE_NAMES[(index / 2) % HOSTILE_NAMES.length] : undefined;
 }
 
-export function hostileCategoryFor(index: number): string | undefined {
+function hostileCategoryFor(index: number): string | undefined {
   return index % 3 === 1 ? HOSTILE_CATEGORIES[((index - 1) / 3) % HOSTILE_CATEGORIES.length] : undefined;
 }

@@ -27,10 +27,6 @@ const ACCOUNTS: ReadonlyMap<string, SandboxAccount> = new Map([
   [SANDBOX_KEYS.deactivated, { id: 'deactivated', plan: 'agency', active: false }],
 ]);
 
-export function accountForKey(key: string): SandboxAccount | undefined {
-  return ACCOUNTS.get(key);
-}
-
 export interface PlanAllowance {
   apiAccess: boolean;
   dailyRequests: number;
@@ -40,7 +36,7 @@ export interface PlanAllowance {
 const NO_ACCESS: PlanAllowance = { apiAccess: false, dailyRequests: 0, monthlyLiveSearches: 0 };
 
 /** Variant A is the spec's table; variant B's live-search quota is our guess (the spec leaves it open). */
-export const PLAN_ALLOWANCES: Readonly<Record<SandboxVariant, Record<SandboxPlan, PlanAllowance>>> = {
+const PLAN_ALLOWANCES: Readonly<Record<SandboxVariant, Record<SandboxPlan, PlanAllowance>>> = {
   a: {
     free: NO_ACCESS,
     pro: NO_ACCESS,
@@ -94,7 +90,7 @@ export function authenticate(
     );
   }
   const key = BEARER.exec(authorization)?.[1];
-  const account = key === undefined ? undefined : accountForKey(key);
+  const account = key === undefined ? undefined : ACCOUNTS.get(key);
   if (!account) {
     const message =
       key === undefined

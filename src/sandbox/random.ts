@@ -31,8 +31,6 @@ export function hashInts(...values: number[]): number {
   return finalizeHash(h);
 }
 
-const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-
 /** mulberry32: tiny, fast and good enough for fake data. */
 export class SeededRandom {
   private state: number;
@@ -72,12 +70,9 @@ export class SeededRandom {
   uuid(): string {
     let hex = '';
     for (let word = 0; word < 4; word++) {
-      const value = Math.floor(this.next() * 4294967296);
-      hex +=
-        BYTE_HEX[value >>> 24]! +
-        BYTE_HEX[(value >>> 16) & 255]! +
-        BYTE_HEX[(value >>> 8) & 255]! +
-        BYTE_HEX[value & 255]!;
+      hex += Math.floor(this.next() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
     }
     const variant = '89ab'[parseInt(hex[16]!, 16) & 3];
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20)}`;

@@ -45,15 +45,14 @@ export function describeValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
-// ---- Reading request bodies under a size limit and writing JSON answers: the only code here that
-// touches node:http streams.
+// ---- Reading request bodies under a size limit and writing JSON answers.
 
 /** Bodies above this are refused with 413. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** Up to this, an oversized body is read and thrown away so the client can still read the 413. */
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 
-export type BodyReading =
+type BodyReading =
   | { kind: 'ok'; text: string }
   | { kind: 'too-large'; closeAfter: boolean }
   | { kind: 'aborted' };

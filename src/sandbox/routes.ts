@@ -44,7 +44,7 @@ export function routeRequest(state: SandboxState, request: ApiRequest): ApiRespo
   if ('status' in account) return account;
 
   const limit = state.allowanceFor(account.plan).dailyRequests;
-  const spent = state.usage.spendRequest(account.id, limit);
+  const spent = state.requests.spend(account.id, limit);
   const resetSeconds = Math.floor(spent.resetAtMs / 1000);
   const rateHeaders = {
     'X-RateLimit-Limit': String(limit),
@@ -68,7 +68,7 @@ export function routeRequest(state: SandboxState, request: ApiRequest): ApiRespo
 
 // ---- The three endpoints, once the caller is authenticated and the request counted.
 
-export interface ApiRequest {
+interface ApiRequest {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -82,7 +82,7 @@ function pageMeta(paging: Paging, total: number) {
 }
 
 /** Pages past the end are an empty list with the true meta, not an error. */
-export function listLeads(state: SandboxState, _account: SandboxAccount, request: ApiRequest): ApiResponse {
+function listLeads(state: SandboxState, _account: SandboxAccount, request: ApiRequest): ApiResponse {
   const paging = parsePaging(request.query);
   if (isApiResponse(paging)) return paging;
   const { seed, hostileData } = state.settings;
@@ -94,7 +94,7 @@ export function listLeads(state: SandboxState, _account: SandboxAccount, request
   return ok({ leads, meta: pageMeta(paging, state.leads.total) });
 }
 
-export function listHistory(state: SandboxState, _account: SandboxAccount, request: ApiRequest): ApiResponse {
+function listHistory(state: SandboxState, _account: SandboxAccount, request: ApiRequest): ApiResponse {
   const paging = parsePaging(request.query);
   if (isApiResponse(paging)) return paging;
   const history = state.history.slice((paging.page - 1) * paging.limit, paging.limit);
@@ -135,7 +135,7 @@ function parseJsonObject(request: ApiRequest): Record<string, unknown> | ApiResp
   return body as Record<string, unknown>;
 }
 
-export function runSearch(state: SandboxState, account: SandboxAccount, request: ApiRequest): ApiResponse {
+function runSearch(state: SandboxState, account: SandboxAccount, request: ApiRequest): ApiResponse {
   const body = parseJsonObject(request);
   if (isApiResponse(body)) return body;
   const criteria = parseSearchBody(body);
@@ -145,7 +145,7 @@ export function runSearch(state: SandboxState, account: SandboxAccount, request:
   const cacheStatus = results ? 'hit' : 'miss';
   if (!results) {
     const limit = state.allowanceFor(account.plan).monthlyLiveSearches;
-    const spent = state.usage.spendLiveSearch(account.id, limit);
+    const spent = state.liveSearches.spend(account.id, limit);
     if (!spent.allowed) {
       const retryAfter = Math.floor(spent.resetAtMs / 1000);
       const resetsAt = new Date(spent.resetAtMs).toISOString();
@@ -168,14 +168,14 @@ export function runSearch(state: SandboxState, account: SandboxAccount, request:
 // ---- Checks of what a client sends: paging parameters and the search body. Out-of-range values are
 // refused with 422 naming the parameter and the reason, never silently clamped.
 
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
-export const DEFAULT_RADIUS = 10;
-export const MAX_RADIUS = 50;
-export const MAX_TEXT_LENGTH = 200;
+const DEFAULT_PAGE = 1;
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 100;
+const DEFAULT_RADIUS = 10;
+const MAX_RADIUS = 50;
+const MAX_TEXT_LENGTH = 200;
 
-export interface Paging {
+interface Paging {
   page: number;
   limit: number;
 }
@@ -199,7 +199,7 @@ function wholeNumber(
   return value;
 }
 
-export function parsePaging(query: URLSearchParams): Paging | ApiResponse {
+function parsePaging(query: URLSearchParams): Paging | ApiResponse {
   const problems: FieldProblem[] = [];
   const page = wholeNumber(
     'page',
@@ -242,7 +242,7 @@ function radiusOf(value: unknown, problems: FieldProblem[]): number {
 }
 
 /** `body` is already parsed JSON and known to be an object. */
-export function parseSearchBody(body: Record<string, unknown>): SearchCriteria | ApiResponse {
+function parseSearchBody(body: Record<string, unknown>): SearchCriteria | ApiResponse {
   const problems: FieldProblem[] = [];
   const query = requiredText(body, 'query', problems);
   const location = requiredText(body, 'location', problems);
@@ -250,6 +250,6 @@ export function parseSearchBody(body: Record<string, unknown>): SearchCriteria |
   return problems.length > 0 ? validationError(problems) : { query, location, radius };
 }
 
-export function isApiResponse(value: unknown): value is ApiResponse {
+function isApiResponse(value: unknown): value is ApiResponse {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
 }

@@ -4,24 +4,12 @@
 import { type AllowanceOverrides, allowanceFor, type PlanAllowance } from './keys.js';
 import { hashInts, SeededRandom, Stream, toSeed } from './random.js';
 import { HistoryStore, LeadStore, SearchCache } from './stores.js';
-import type { SandboxOptions, SandboxPlan, SandboxVariant } from './types.js';
+import type { SandboxOptions, SandboxPlan } from './types.js';
 
-export interface SandboxSettings {
-  port: number;
-  host: string;
-  plan: SandboxPlan;
-  variant: SandboxVariant;
-  leads: number;
-  history: number;
-  latencyMs: number;
-  failRate: number;
-  resetRate: number;
-  seed: number;
-  hostileData: boolean;
-  now: () => number;
+/** The options with their defaults filled in; the plan limits the tests override apart. */
+export type SandboxSettings = Required<Omit<SandboxOptions, 'dailyLimit' | 'liveSearchLimit'>> & {
   overrides: AllowanceOverrides;
-  recordRequests: boolean;
-}
+};
 
 function count(value: number | undefined, fallback: number): number {
   return value === undefined || !Number.isFinite(value) ? fallback : Math.max(0, Math.floor(value));
@@ -54,7 +42,10 @@ export interface SandboxState {
   settings: SandboxSettings;
   leads: LeadStore;
   history: HistoryStore;
-  usage: UsageLedger;
+  /** Requests per UTC day per account. */
+  requests: PeriodCounter;
+  /** Live searches per UTC calendar month per account. */
+  liveSearches: PeriodCounter;
   cache: SearchCache;
   /** Draws for failRate and resetRate: seeded, so a run's chaos repeats. */
   chaos: SeededRandom;
@@ -70,15 +61,15 @@ export function createState(settings: SandboxSettings): SandboxState {
     settings,
     leads: new LeadStore(settings.leads, anchorMs, jitter),
     history: new HistoryStore(seed, settings.history, anchorMs, settings.hostileData),
-    usage: new UsageLedger(settings.now),
+    requests: new PeriodCounter(nextUtcMidnight, settings.now),
+    liveSearches: new PeriodCounter(firstOfNextUtcMonth, settings.now),
     cache: new SearchCache(settings.now),
     chaos: new SeededRandom(hashInts(seed, Stream.chaos)),
     allowanceFor: (plan) => allowanceFor(settings.variant, plan, settings.overrides),
   };
 }
 
-// ---- Quota counters: requests per UTC day per account, live searches per UTC calendar month per account.
-// Each counter starts afresh when the clock crosses into a new day or month.
+// ---- Quota counters.
 
 const DAY_MS = 86_400_000;
 
@@ -91,7 +82,7 @@ export function firstOfNextUtcMonth(nowMs: number): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
 }
 
-export interface AllowanceState {
+interface AllowanceState {
   allowed: boolean;
   limit: number;
   /** What is left after this spend (0 when refused). */
@@ -100,53 +91,24 @@ export interface AllowanceState {
   resetAtMs: number;
 }
 
-interface Counter {
-  periodEndMs: number;
-  used: number;
-}
+/** One counter per account for one kind of allowance, started afresh when its period ends. */
+export class PeriodCounter {
+  readonly #counters = new Map<string, { periodEndMs: number; used: number }>();
 
-/** One counter per account for one kind of allowance. */
-class PeriodCounter {
-  private readonly counters = new Map<string, Counter>();
+  constructor(
+    private readonly periodEnd: (nowMs: number) => number,
+    private readonly now: () => number,
+  ) {}
 
-  constructor(private readonly periodEnd: (nowMs: number) => number) {}
-
-  private current(accountId: string, nowMs: number): Counter {
-    let counter = this.counters.get(accountId);
+  spend(accountId: string, limit: number): AllowanceState {
+    const nowMs = this.now();
+    let counter = this.#counters.get(accountId);
     if (!counter || nowMs >= counter.periodEndMs) {
       counter = { periodEndMs: this.periodEnd(nowMs), used: 0 };
-      this.counters.set(accountId, counter);
+      this.#counters.set(accountId, counter);
     }
-    return counter;
-  }
-
-  spend(accountId: string, limit: number, nowMs: number): AllowanceState {
-    const counter = this.current(accountId, nowMs);
     if (counter.used >= limit) return { allowed: false, limit, remaining: 0, resetAtMs: counter.periodEndMs };
     counter.used++;
     return { allowed: true, limit, remaining: limit - counter.used, resetAtMs: counter.periodEndMs };
-  }
-
-  used(accountId: string, nowMs: number): number {
-    return this.current(accountId, nowMs).used;
-  }
-}
-
-export class UsageLedger {
-  private readonly daily = new PeriodCounter(nextUtcMidnight);
-  private readonly monthly = new PeriodCounter(firstOfNextUtcMonth);
-
-  constructor(private readonly now: () => number) {}
-
-  spendRequest(accountId: string, limit: number): AllowanceState {
-    return this.daily.spend(accountId, limit, this.now());
-  }
-
-  spendLiveSearch(accountId: string, limit: number): AllowanceState {
-    return this.monthly.spend(accountId, limit, this.now());
-  }
-
-  liveSearchesUsed(accountId: string): number {
-    return this.monthly.used(accountId, this.now());
   }
 }

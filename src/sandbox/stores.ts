@@ -1,6 +1,6 @@
 // What the sandbox remembers between requests: the saved leads, the search history and the search
 // cache.
-//
+
 // ---- Which leads are saved, as runs of serial numbers: no lead is kept in memory, only (serial, time),
 // so 200,000 leads are as cheap as 300. Newer serials are newer leads; removal trims the newest.
 
@@ -26,7 +26,7 @@ interface SerialRun {
   jitter: (serial: number) => number;
 }
 
-export interface SavedLeadRef {
+interface SavedLeadRef {
   serial: number;
   savedAtMs: number;
   /** Place among the leads saved with it, newest first: fixed, so removing leads changes no lead. */
@@ -215,7 +215,7 @@ interface CacheEntry {
   expiresAtMs: number;
 }
 
-export function searchCacheKey(criteria: SearchCriteria): string {
+function searchCacheKey(criteria: SearchCriteria): string {
   return `${normalizeText(criteria.query)}\u0000${normalizeText(criteria.location)}\u0000${criteria.radius}`;
 }
 

@@ -77,12 +77,7 @@ export interface RecordedRequest {
 
 export type RequestHook = (request: RecordedRequest) => void | Promise<void>;
 
-export interface SandboxKeys {
-  free: string;
-  pro: string;
-  agency: string;
-  deactivated: string;
-}
+export type SandboxKeys = Record<SandboxPlan | 'deactivated', string>;
 
 export interface SandboxHandle {
   /** Base URL without trailing slash, e.g. http://127.0.0.1:43123. */

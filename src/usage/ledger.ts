@@ -2,11 +2,10 @@
 // counts, and reading and updating the file. Everything that touches `usage.json` is here; the
 // recorder (recorder.ts) counts a run in memory and the report (report.ts) reads what is counted.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { resolveApiRoot } from '../api/url.js';
-import type { FolderRole } from '../config/paths.js';
+import { type FolderRole, xdgLeadctlDir } from '../config/paths.js';
 import { describeFsError, errorCode } from '../config/store.js';
 import { withLock } from '../lock.js';
 
@@ -29,17 +28,17 @@ const ENTRY = z.object({
   months: z.record(z.string().check(z.regex(/^\d{4}-\d{2}$/)), COUNTS),
 });
 
-export const LEDGER = z.object({ version: z.literal(1), entries: z.array(ENTRY) });
+const LEDGER = z.object({ version: z.literal(1), entries: z.array(ENTRY) });
 
 export type Counts = z.infer<typeof COUNTS>;
-export type LedgerEntry = z.infer<typeof ENTRY>;
+type LedgerEntry = z.infer<typeof ENTRY>;
 export type Ledger = z.infer<typeof LEDGER>;
 
 export function zeroCounts(): Counts {
   return { requests: 0, searches: 0, rateLimited: 0 };
 }
 
-export function emptyLedger(): Ledger {
+function emptyLedger(): Ledger {
   return { version: 1, entries: [] };
 }
 
@@ -57,7 +56,7 @@ export function utcMonth(ms: number): string {
 }
 
 /** The month `back` months before the one of `ms`: the oldest month the ledger keeps. */
-export function utcMonthBefore(ms: number, back: number): string {
+function utcMonthBefore(ms: number, back: number): string {
   const date = new Date(ms);
   return utcMonth(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1));
 }
@@ -121,7 +120,7 @@ export function addRun(
   return prune({ version: 1, entries }, nowMs);
 }
 
-export function prune(ledger: Ledger, nowMs: number): Ledger {
+function prune(ledger: Ledger, nowMs: number): Ledger {
   const oldestDayMonth = utcMonthBefore(nowMs, 1);
   const oldestMonth = utcMonthBefore(nowMs, 11);
   const keep = <T>(record: Record<string, T>, oldest: string) =>
@@ -147,9 +146,7 @@ export const STATE_FOLDER: FolderRole = {
 };
 
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
-  return path.join(env.HOME || os.homedir(), '.local', 'state', 'leadctl');
+  return xdgLeadctlDir(env, 'XDG_STATE_HOME', '.local/state');
 }
 
 export function ledgerFile(env: NodeJS.ProcessEnv): string {
@@ -162,7 +159,7 @@ export function ledgerFile(env: NodeJS.ProcessEnv): string {
 // time each keep their counts. A file that fails the schema is never fatal: it is reported once and
 // replaced by a new ledger.
 
-export interface LedgerRead {
+interface LedgerRead {
   ledger: Ledger;
   /** Why an existing file was not usable (then `ledger` is empty). */
   problem?: string;
@@ -205,7 +202,7 @@ export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): 
   });
 }
 
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   const temporary = path.join(
     path.dirname(file),
     // pid and a random part (not node:crypto: start-up cost); 'wx' refuses any name already there.

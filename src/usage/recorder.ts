@@ -39,7 +39,7 @@ export interface UsageRecorder {
   flush(): Promise<void>;
 }
 
-export interface RecorderOptions {
+interface RecorderOptions {
   env: NodeJS.ProcessEnv;
   key: LedgerKey;
   plan: PlanName | undefined;
@@ -137,7 +137,7 @@ interface Spender {
   ui: Ui;
 }
 
-export interface PagingPlan {
+interface PagingPlan {
   startPage: number;
   limit: number;
   maxItems?: number | undefined;

@@ -76,24 +76,21 @@ export function usageTotals(
 // What `leadctl usage --json` prints and the MCP `usage` tool returns: the ledger's counts for one
 // profile and base URL (plus what the running command has sent), beside the plan's limits.
 
-export interface UsageSource {
+interface UsageSource {
   file: string;
   key: LedgerKey;
   plan: PlanName | undefined;
   run?: ReadonlyMap<string, Counts>;
 }
 
-export function usageReport(
-  source: UsageSource,
-  nowMs: number,
-): { report: UsageReport; totals: UsageTotals } {
+export function usageReport(source: UsageSource, nowMs: number) {
   const { file, key, plan } = source;
   const totals = usageTotals(file, key, source.run ?? new Map(), nowMs);
-  const report: UsageReport = {
+  const report = {
     profile: key.profile,
     baseUrl: key.baseUrl,
     ledger: file,
-    thisMachineOnly: true,
+    thisMachineOnly: true as const,
     today: { date: totals.day, ...totals.today },
     month: { month: totals.month, ...totals.thisMonth },
     plan: plan ?? null,
@@ -102,18 +99,7 @@ export function usageReport(
   return { report, totals };
 }
 
-export type UsageReport = {
-  profile: string;
-  baseUrl: string;
-  ledger: string;
-  thisMachineOnly: true;
-  today: Counts & { date: string };
-  month: Counts & { month: string };
-  plan: PlanName | null;
-  limits: { a: LimitsJson; b: LimitsJson } | null;
-};
-
-type LimitsJson = ReturnType<typeof limitsJson>;
+export type UsageReport = ReturnType<typeof usageReport>['report'];
 
 function limitsJson(limits: VariantLimits) {
   return {

@@ -59,6 +59,24 @@ describe('live-search caps', () => {
     expect((await callTool(mcp, 'list_leads', {})).isError).toBeFalsy();
   });
 
+  it('a 5xx or a 429 retried before the answer does not count against the session cap', async () => {
+    server.route(
+      'POST',
+      '/api/v1/search',
+      json(503, { detail: 'busy' }),
+      json(429, { detail: 'slow down' }, { 'retry-after': '1' }),
+      found,
+    );
+    const mcp = await startMcp(['--max-searches', '2', '--no-confirm'], envWith(tempDir('mcp-state')));
+    const before = searchesSent();
+    const first = await search(mcp);
+    expect(first.isError).toBeFalsy();
+    expect(searchesSent() - before).toBe(3);
+    // The day's count, from the ledger, takes the 503 as a search the server may have run.
+    expect(readContent(first).ours).toContain('Searches left: 1 (1 of 2 this session, 48 of 50 today)');
+    expect((await search(mcp)).isError).toBeFalsy();
+  });
+
   it('--max-searches-per-day holds across two servers one after the other, sharing one ledger', async () => {
     server.route('POST', '/api/v1/search', found);
     const state = tempDir('mcp-state');

@@ -7,7 +7,7 @@ import { SpendConfirmation } from '../../src/mcp/spend-confirmation.js';
 
 const deps = {
   searches: {
-    caps: { perSession: 10, perDay: 50 },
+    caps: { maxRequests: 50, maxSearches: 10, maxSearchesPerDay: 50 },
     sessionSearches: 0,
     searchesToday: () => 0,
     check: () => {},

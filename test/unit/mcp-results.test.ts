@@ -44,9 +44,7 @@ describe('Continuations', () => {
     const first = store.part('list_leads', 'args', items, (i) => i);
     expect(first.truncated).toBe(true);
     expect(JSON.stringify(first.items).length).toBeLessThanOrEqual(1_000);
-    const { held, id, offset } = store.resume('list_leads', 'args', first.nextPage as string);
-    expect(offset).toBe(first.items.length);
-    const second = store.part('list_leads', 'args', held.items, (i) => i, held.extra, offset, id);
+    const { part: second } = store.resume('list_leads', 'args', first.nextPage as string, (i) => i);
     expect(second.offset).toBe(first.items.length);
     expect((second.items[0] as { id: number }).id).toBe(first.items.length);
   });
@@ -61,14 +59,16 @@ describe('Continuations', () => {
   it('refuses a token of another tool, other arguments, or one it never gave', () => {
     const store = new Continuations(1_000);
     const token = store.part('list_leads', 'args', items, (i) => i).nextPage as string;
-    expect(() => store.resume('list_search_history', 'args', token)).toThrow(
+    expect(() => store.resume('list_search_history', 'args', token, (i) => i)).toThrow(
       /not a continuation this session holds/,
     );
-    expect(() => store.resume('list_leads', 'other', token)).toThrow(
+    expect(() => store.resume('list_leads', 'other', token, (i) => i)).toThrow(
       /belongs to a call with other arguments/,
     );
-    expect(() => store.resume('list_leads', 'args', 'list_leads:99:1')).toThrow(/not a continuation/);
-    expect(() => store.resume('list_leads', 'args', 'garbage')).toThrow(/not a continuation/);
+    expect(() => store.resume('list_leads', 'args', 'list_leads:99:1', (i) => i)).toThrow(
+      /not a continuation/,
+    );
+    expect(() => store.resume('list_leads', 'args', 'garbage', (i) => i)).toThrow(/not a continuation/);
   });
 
   it('projects fields in the order asked, skipping absent ones', () => {

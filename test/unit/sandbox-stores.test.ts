@@ -1,6 +1,6 @@
 // Saved leads as serial runs, history, quota counters and their resets, and the search cache.
 import { describe, expect, it } from 'vitest';
-import { firstOfNextUtcMonth, nextUtcMidnight, UsageLedger } from '../../src/sandbox/state.js';
+import { firstOfNextUtcMonth, nextUtcMidnight, PeriodCounter } from '../../src/sandbox/state.js';
 import { HistoryStore, LeadStore, SEARCH_CACHE_TTL_MS, SearchCache } from '../../src/sandbox/stores.js';
 
 const ANCHOR = Date.parse('2024-06-15T12:00:00Z');
@@ -57,19 +57,19 @@ describe('reset times', () => {
 
   it('refuses past the limit and starts afresh in the next period', () => {
     let now = Date.parse('2024-01-31T23:00:00Z');
-    const ledger = new UsageLedger(() => now);
-    expect(ledger.spendRequest('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
-    expect(ledger.spendRequest('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(ledger.spendRequest('a', 2)).toMatchObject({
+    const requests = new PeriodCounter(nextUtcMidnight, () => now);
+    const liveSearches = new PeriodCounter(firstOfNextUtcMonth, () => now);
+    expect(requests.spend('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(requests.spend('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(requests.spend('a', 2)).toMatchObject({
       allowed: false,
       resetAtMs: Date.parse('2024-02-01T00:00:00Z'),
     });
-    expect(ledger.spendLiveSearch('a', 1).allowed).toBe(true);
-    expect(ledger.spendLiveSearch('a', 1).allowed).toBe(false);
+    expect(liveSearches.spend('a', 1).allowed).toBe(true);
+    expect(liveSearches.spend('a', 1).allowed).toBe(false);
     now = Date.parse('2024-02-01T00:00:00Z');
-    expect(ledger.spendRequest('a', 2).allowed).toBe(true);
-    expect(ledger.spendLiveSearch('a', 1).allowed).toBe(true);
-    expect(ledger.liveSearchesUsed('a')).toBe(1);
+    expect(requests.spend('a', 2).allowed).toBe(true);
+    expect(liveSearches.spend('a', 1)).toMatchObject({ allowed: true, remaining: 0 });
   });
 });
 

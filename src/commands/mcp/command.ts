@@ -57,7 +57,7 @@ function mcpOptions(program: Program) {
   );
 }
 
-/** The options of `leadctl mcp`, as commander parses them (src/mcp/serve.ts reads them). */
+/** The options of `leadctl mcp`, as commander parses them: what src/mcp/serve.ts reads. */
 export type McpFlags = OptionsOf<typeof mcpOptions>;
 
 export function registerMcp(program: Program, contextFor: ContextFor) {

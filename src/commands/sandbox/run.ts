@@ -5,31 +5,23 @@ import { once } from 'node:events';
 import { abortErrorFor, UsageError } from '../../api/errors.js';
 import { errorCode } from '../../config/store.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
-import { PLAN_ALLOWANCES } from '../../sandbox/keys.js';
+import { allowanceFor } from '../../sandbox/keys.js';
+import type { SandboxKeys, SandboxPlan, SandboxVariant } from '../../sandbox/types.js';
 import { formatCount } from '../../ui/ui.js';
 
-export interface SandboxIo {
+interface SandboxIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
 }
 
-function describeAccess(
-  variant: 'a' | 'b',
-  plan: 'free' | 'pro' | 'agency',
-  options: SandboxOptions,
-): string {
-  const allowance = PLAN_ALLOWANCES[variant][plan];
+function describeAccess(variant: SandboxVariant, plan: SandboxPlan, options: SandboxOptions): string {
+  const allowance = allowanceFor(variant, plan, options);
   if (!allowance.apiAccess) return 'no API access (403)';
-  const daily = options.dailyLimit ?? allowance.dailyRequests;
-  const live = options.liveSearchLimit ?? allowance.monthlyLiveSearches;
-  return `${formatCount(daily)} requests/day, ${formatCount(live)} live searches/month`;
+  return `${formatCount(allowance.dailyRequests)} requests/day, ${formatCount(allowance.monthlyLiveSearches)} live searches/month`;
 }
 
-export function keysTable(
-  options: SandboxOptions,
-  keys: Record<'free' | 'pro' | 'agency' | 'deactivated', string>,
-) {
+function keysTable(options: SandboxOptions, keys: SandboxKeys) {
   const variant = options.variant ?? 'b';
   const chosen = options.plan ?? 'agency';
   const rows: [string, string, string][] = [
