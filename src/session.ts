@@ -1,9 +1,5 @@
-// One run's connection, shared by the commands and `leadctl mcp`: what a run receives (streams,
-// environment, global options, the abort signal), and how global options become a ready client:
-// settings by precedence, the in-process sandbox for --sandbox, and hooks that report attempts, waits
-// and deprecations through the ui. Also where a base URL or key came from, in the words `auth status`
-// prints, and what to do about a key the server rejected: the fix depends on the source, since a
-// flag or variable wins over the stored key (following "config set api-key" would change nothing).
+// One run's connection, shared by the commands and `leadctl mcp`: what a run receives, and how global
+// options become a ready client (settings by precedence, --sandbox, hooks that report through the ui).
 import { type ClientHooks, LeadClient } from './api/client.js';
 import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
@@ -17,9 +13,7 @@ import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
-// What every command receives: the process's streams and environment (injectable for tests), the
-// global options (typed from their definition in global-options.ts, type-only: no commander is
-// loaded), and the signal that Ctrl-C / SIGTERM abort.
+// The process's streams and environment, injectable for tests.
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -117,25 +111,16 @@ export interface Target {
 export async function resolveTarget(ctx: CommandContext): Promise<Target> {
   const ui = await openUi(ctx);
   const { globals, io } = ctx;
-  const settings = await resolveSettings(
-    {
-      apiKey: globals.apiKey,
-      baseUrl: globals.baseUrl,
-      profile: globals.profile,
-      timeout: globals.timeout,
-      retries: globals.retries,
-      maxWait: globals.maxWait,
-    },
-    io.env,
-  );
+  const settings = await resolveSettings(globals, io.env);
   for (const warning of settings.warnings) ui.warn(warning);
+  const { baseUrl, baseUrlSource, apiKey, apiKeySource } = settings;
   const target: Target = {
     ui,
     settings,
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    ...(settings.baseUrlSource ? { baseUrlSource: settings.baseUrlSource } : {}),
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-    ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
+    baseUrl,
+    baseUrlSource,
+    apiKey,
+    apiKeySource,
     env: io.env,
     close: async () => {},
   };
@@ -184,10 +169,9 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: bothHooks(
-      bothHooks(reportingHooks(ui), usage.hooks),
-      bothHooks(extraHooks, { onError: (error) => addRunHints(error, target, proxy) }),
-    ),
+    hooks: allHooks(reportingHooks(ui), usage.hooks, extraHooks, {
+      onError: (error) => addRunHints(error, target, proxy),
+    }),
   });
   return {
     client,
@@ -243,29 +227,14 @@ function reportingHooks(ui: Ui): ClientHooks {
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
-  return {
-    beforeAttempt: (e) => {
-      first.beforeAttempt?.(e);
-      second.beforeAttempt?.(e);
-    },
-    onAttempt: (e) => {
-      first.onAttempt?.(e);
-      second.onAttempt?.(e);
-    },
-    onWait: (e) => {
-      first.onWait?.(e);
-      second.onWait?.(e);
-    },
-    onDeprecation: (e) => {
-      first.onDeprecation?.(e);
-      second.onDeprecation?.(e);
-    },
-    onError: (e) => {
-      first.onError?.(e);
-      second.onError?.(e);
-    },
+const HOOKS = ['beforeAttempt', 'onAttempt', 'onWait', 'onDeprecation', 'onError'] as const;
+
+/** Each hook calls the same hook of every set, in order. */
+function allHooks(...sets: ClientHooks[]): ClientHooks {
+  const call = (name: (typeof HOOKS)[number]) => (event: unknown) => {
+    for (const set of sets) (set[name] as ((event: unknown) => void) | undefined)?.(event);
   };
+  return Object.fromEntries(HOOKS.map((name) => [name, call(name)]));
 }
 
 /**

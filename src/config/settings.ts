@@ -1,6 +1,5 @@
 // The settings one run uses: flag > environment > the selected profile's stored value > default.
-// On every command's hot path, so it reads the file with fs and never loads conf. Below: what a run
-// that lacks a base URL or a key is told.
+// On every command's hot path, so it reads the file with fs and never loads conf.
 import { LeadError, UsageError } from '../api/errors.js';
 import { rememberSecret } from '../text/secrets.js';
 import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
@@ -9,14 +8,10 @@ import { configFile } from './paths.js';
 import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
 import { readConfigFile } from './store.js';
 
-export interface GlobalFlags {
-  apiKey?: string;
-  baseUrl?: string;
-  profile?: string;
-  timeout?: string;
-  retries?: string;
-  maxWait?: string;
-}
+/** The global options settings are read from (a command's `globals` will do). */
+export type GlobalFlags = Partial<
+  Record<'apiKey' | 'baseUrl' | 'profile' | 'timeout' | 'retries' | 'maxWait', string>
+>;
 
 export type SettingSource = 'flag' | 'env' | 'config';
 
@@ -119,22 +114,15 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   };
 }
 
-/** The profile a run uses (--profile, else LEADCTL_PROFILE, else "default"): for ConfigIo.profile. */
-export { selectedProfileName } from './profiles.js';
-
-// What the CLI says when a run lacks a base URL, a key, or both: worded here once, for every command
-// (auth status included), and both reported in one run so that the user fixes them together. The
-// commands name the profile the run used: following the hint must fix this run, not `default`.
-
-export interface MissingSettings {
+/**
+ * A run that lacks a base URL, a key, or both (both said at once, to be fixed together): exit 3
+ * without a key, 2 for a lone missing base URL. The hint names the run's profile, so that it fixes this run.
+ */
+export function missingSettingsError(missing: {
   baseUrl: boolean;
   apiKey: boolean;
-  /** The profile the run used (`--profile`, LEADCTL_PROFILE, or `default`). */
   profile?: string;
-}
-
-/** For a run that lacks one or both: exit 3 without a key (as cli.md's table says), 2 for a lone missing base URL. */
-export function missingSettingsError(missing: MissingSettings): LeadError {
+}): LeadError {
   // Global options go before the command, as the README and `auth status` write them.
   const leadctl =
     missing.profile && missing.profile !== 'default' ? `leadctl --profile ${missing.profile}` : 'leadctl';

@@ -67,14 +67,7 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
   const settings = await resolveSettings(
-    {
-      apiKey,
-      baseUrl,
-      profile: exists ? profile : DEFAULT_PROFILE,
-      timeout: globals.timeout,
-      retries: globals.retries,
-      maxWait: globals.maxWait,
-    },
+    { ...globals, apiKey, baseUrl, profile: exists ? profile : DEFAULT_PROFILE },
     { ...io.env, LEADCTL_PROFILE: undefined },
   );
   const ui = await openUi(ctx);
