@@ -1,41 +1,25 @@
 // Where leadctl keeps its config, and how it creates its folders. The documented XDG paths hold on
-// every OS (macOS included), so we do not use conf's env-paths default (~/Library/Preferences/...).
-// leadctl keeps nothing in a cache folder.
+// every OS (macOS included): not conf's env-paths default (~/Library/Preferences/...).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { describeFsError, errorCode } from './store.js';
 
-/**
- * `$<variable>/leadctl`, else `~/<fallback>/leadctl`. The XDG spec says a relative value is invalid and
- * must be ignored. HOME from `env` wins over os.homedir().
- */
-export function xdgLeadctlDir(
-  env: NodeJS.ProcessEnv,
-  variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME',
-  fallback: '.config' | '.cache',
-): string {
-  const xdg = env[variable];
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
-  const home = env.HOME || os.homedir();
-  return path.join(home, fallback, 'leadctl');
-}
-
-/** `$XDG_CONFIG_HOME/leadctl`, else `~/.config/leadctl`. */
+/** `$XDG_CONFIG_HOME/leadctl` (a relative value is invalid, says the spec: ignored), else `~/.config/leadctl`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  return xdgLeadctlDir(env, 'XDG_CONFIG_HOME', '.config');
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
+  return path.join(env.HOME || os.homedir(), '.config', 'leadctl');
 }
 
 export function configFile(env: NodeJS.ProcessEnv): string {
   return path.join(configDir(env), 'config.json');
 }
 
-// Creating one of leadctl's folders (the config's; any other under an XDG variable may use it too),
-// private (0700), one level at a time. Node's recursive mkdirSync loops
-// forever where mkdir fails with ENOENT under a parent that exists (anything under /proc), spinning at
-// full CPU and deaf to Ctrl-C: here each missing level is tried once, and a refusal is an error (exit
-// 2) that names the folder.
+// Creating one of leadctl's folders, private (0700), one level at a time: Node's recursive mkdirSync
+// loops forever where mkdir fails with ENOENT under a parent that exists (anything under /proc), deaf to
+// Ctrl-C. Here each missing level is tried once, and a refusal is an error (exit 2) naming the folder.
 
 export interface FolderRole {
   /** How messages name it: "config folder". */

@@ -1,5 +1,4 @@
-// Profiles: which one is selected, whether it exists, and its validated values.
-
+// Profiles: which one is selected, whether it exists, its validated values, and every write of them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
@@ -78,17 +77,7 @@ export function unknownKeyWarnings(profile: RawProfile, origin: { profile: strin
     );
 }
 
-// Every write of the config file: through conf (atomic write, file mode 0600), under a lock so that
-// concurrent writers (a provisioning script running 20 `config set` at once) each see the others'
-// changes. Setting a profile's values and removing a profile are both a change of the profiles.
-// conf is imported here only, lazily; the lock is config/file-lock.ts. The file is read and checked
-// inside the lock with the same reader every command uses: a file it rejects is refused, never
-// overwritten, so a hand-broken config keeps the user's keys.
-/**
- * Applies `change` to the stored profile `profile` (created when missing) and saves the file.
- * Other profiles and unknown top-level keys are written back exactly as they were read.
- * Returns the config file's path.
- */
+/** Applies `change` to the stored profile `profile` (created when missing); returns the file's path. */
 export function updateProfile(
   env: NodeJS.ProcessEnv,
   profile: string,
@@ -102,8 +91,10 @@ export function updateProfile(
 }
 
 /**
- * Reads the file inside the lock, replaces its profiles with what `change` returns (it may throw to
- * refuse: nothing is written), and saves it. Returns the config file's path.
+ * Every write of the config file: through conf (atomic, mode 0600), under a lock so that concurrent
+ * writers (20 `config set` at once) each see the others' changes. The file is read and checked inside
+ * the lock by the reader every command uses: one it rejects is never overwritten. `change` returns the
+ * new profiles (or throws: nothing is written); other top-level keys are written back as they were read.
  */
 export async function updateProfiles(
   env: NodeJS.ProcessEnv,
@@ -157,7 +148,6 @@ function lockError(file: string, error: unknown): LeadError {
   });
 }
 
-// Removing one stored profile: a change of the profiles, written as every change is.
 /** Removes `profile` from the config file and returns the file's path; a profile that isn't there is an error. */
 export function removeProfile(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
   return updateProfiles(env, (file) => {
