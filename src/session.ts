@@ -6,7 +6,7 @@ import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
 import { NETWORK_FAILURES } from './api/retry.js';
 import { redactUrl } from './api/url.js';
-import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
+import { LAYERS, missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
 import type { createProgram } from './global-options.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
@@ -40,15 +40,12 @@ export type ContextFor = (command: { optsWithGlobals(): GlobalOptions }) => Comm
 /** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
 export type Source = 'flag' | 'env' | 'config' | 'sandbox';
 
-const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
-const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;
-
 export function sourceText(key: 'api-key' | 'base-url', source: Source | undefined, profile: string): string {
   switch (source) {
     case 'flag':
-      return `from ${FLAGS[key]}`;
+      return `from ${LAYERS[key].flag}`;
     case 'env':
-      return `from ${VARIABLES[key]}`;
+      return `from ${LAYERS[key].env}`;
     case 'sandbox':
       return 'from --sandbox: the built-in sandbox';
     default:

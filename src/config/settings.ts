@@ -45,21 +45,19 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_MAX_WAIT_SEC = 60;
 
 interface Layer {
-  flag?: { name: string; value: string | undefined };
+  flag: string;
+  option: keyof GlobalFlags;
   env?: string;
 }
 
-// Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
-const LAYERS: Record<
-  Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>,
-  (flags: GlobalFlags) => Layer
-> = {
-  'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
-  'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
-  timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
-  retries: (flags) => ({ flag: { name: '--retries', value: flags.retries } }),
-  'max-wait': (flags) => ({ flag: { name: '--max-wait', value: flags.maxWait } }),
-};
+/** Which flag (global option) and environment variable can set each key. cli.md gives retries and max-wait no variable. */
+export const LAYERS = {
+  'api-key': { flag: '--api-key', option: 'apiKey', env: 'LEADCTL_API_KEY' },
+  'base-url': { flag: '--base-url', option: 'baseUrl', env: 'LEADCTL_BASE_URL' },
+  timeout: { flag: '--timeout', option: 'timeout', env: 'LEADCTL_TIMEOUT' },
+  retries: { flag: '--retries', option: 'retries' },
+  'max-wait': { flag: '--max-wait', option: 'maxWait' },
+} as const satisfies Partial<Record<ConfigKey, Layer>>;
 
 export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
   const profile = selectedProfileName(flags.profile, env);
@@ -68,17 +66,17 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const stored = requireProfile(file, profile);
   const origin = { profile, path: configPath };
 
-  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>>(key: K) {
-    const { flag, env: envName } = LAYERS[key](flags);
+  function resolve<K extends keyof typeof LAYERS>(key: K) {
+    const { flag, option, env: envName }: Layer = LAYERS[key];
     // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
-    if (flag?.value !== undefined) {
+    if (flags[option] !== undefined) {
       return {
-        value: parseConfigValue(key, flag.value, { kind: 'flag', name: flag.name }),
+        value: parseConfigValue(key, flags[option], { kind: 'flag', name: flag }),
         source: 'flag' as const,
       };
     }
     const fromEnv = envName ? env[envName] : undefined;
-    if (envName && fromEnv !== undefined && fromEnv.trim() !== '') {
+    if (envName && fromEnv?.trim()) {
       return {
         value: parseConfigValue(key, fromEnv, { kind: 'env', name: envName }),
         source: 'env' as const,
