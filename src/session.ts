@@ -110,17 +110,7 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
   const { globals, io } = ctx;
   const settings = await resolveSettings(globals, io.env);
   for (const warning of settings.warnings) ui.warn(warning);
-  const { baseUrl, baseUrlSource, apiKey, apiKeySource } = settings;
-  const target: Target = {
-    ui,
-    settings,
-    baseUrl,
-    baseUrlSource,
-    apiKey,
-    apiKeySource,
-    env: io.env,
-    close: async () => {},
-  };
+  const target = targetOf(ui, settings, io.env);
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({});
@@ -133,6 +123,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     apiKeySource: 'sandbox',
     close: () => sandbox.close(),
   };
+}
+
+/** What resolved settings talk to (no sandbox to stop). */
+export function targetOf(ui: Ui, settings: Settings, env: NodeJS.ProcessEnv): Target {
+  const { baseUrl, baseUrlSource, apiKey, apiKeySource } = settings;
+  return { ui, settings, baseUrl, baseUrlSource, apiKey, apiKeySource, env, close: async () => {} };
 }
 
 /** The client for a target; a missing base URL or key (both named at once) is an error. */
@@ -186,7 +182,11 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
 
 /** `extraHooks` are called beside the ones that report to the user: a batch counts requests with them. */
 export async function openSession(ctx: CommandContext, extraHooks: ClientHooks = {}): Promise<Session> {
-  const target = await resolveTarget(ctx);
+  return connectOrClose(await resolveTarget(ctx), extraHooks);
+}
+
+/** connect(), or the target closed (its sandbox stopped) when that fails. */
+export async function connectOrClose(target: Target, extraHooks: ClientHooks = {}): Promise<Session> {
   try {
     return connect(target, extraHooks);
   } catch (error) {
