@@ -1,6 +1,5 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
-// an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this; a program calling
-// main() gets the same answer from commander.)
+// an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this.)
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { CommanderError } from '@commander-js/extra-typings';
 import { ExitCode, INTERRUPT_EXIT, InterruptedError, type InterruptSignal } from './api/errors.js';
@@ -129,10 +128,7 @@ function trapInterrupts() {
   };
 }
 
-/**
- * The one place a failure is said: its lines on stderr (fitted to a terminal's width), the stack with
- * --verbose, and, when the run asked for JSON, the same facts as stderr's last line.
- */
+/** A failure's lines on stderr (fitted to a terminal), the stack with --verbose, then JSON if asked. */
 function renderError(error: unknown, io: Io, argv: string[]): number {
   let failure: Failure;
   let stack: string | undefined;

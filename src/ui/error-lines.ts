@@ -63,10 +63,9 @@ export function notePartialFile(error: unknown, path: string): void {
   if (typeof error === 'object' && error !== null) Reflect.set(error, 'partialFile', path);
 }
 
-// commander's usage errors in the contract's shape: `leadctl: <what>` and one hint line, where
-// commander itself would print its own wording plus "Run with --help for usage." (exit 2 either way).
-// commander's messages are fixed strings in commander 14 (lib/command.js); each is read back here into
-// the option or argument it names, so that the line says `--radius` rather than '-r, --radius <miles>'.
+// commander's refusals in the contract's shape: `leadctl: <what>` and one hint line. Its messages are
+// fixed strings in commander 14 (lib/command.js), read back here into the option or argument they
+// name, so that the line says `--radius` rather than '-r, --radius <miles>'.
 /** commander's codes, as ERROR_CODES names them. */
 const COMMANDER_CODES: Record<string, ErrorCode> = {
   'commander.unknownCommand': 'unknown_command',
