@@ -30,15 +30,11 @@ export function selectedProfileName(flagValue: string | undefined, env: NodeJS.P
   return DEFAULT_PROFILE;
 }
 
-export function profileNames(file: ConfigFileContents): string[] {
-  return Object.keys(file.profiles);
-}
-
 /** The stored profile; "default" may be absent (it is then empty), any other name must exist. */
 export function requireProfile(file: ConfigFileContents, name: string): RawProfile {
   if (Object.hasOwn(file.profiles, name)) return file.profiles[name]!;
   if (name === DEFAULT_PROFILE) return {};
-  const names = profileNames(file);
+  const names = Object.keys(file.profiles);
   const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : '; no profiles are stored yet';
   throw new UsageError(
     `profile ${JSON.stringify(name)} does not exist in ${file.path}${known}`,

@@ -26,13 +26,8 @@ export interface Ui {
   debug(message: string): void;
   /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
   progress(text: string): void;
-  /** Removes the progress line. */
   stopProgress(): void;
-  /**
-   * Says that the run waits for `ms`: on a terminal a live countdown added to the progress line (which
-   * keeps saying how far the run has got, and updates as before), removed when the wait is over;
-   * elsewhere one notice line.
-   */
+  /** A wait of `ms`: on a terminal a countdown beside the progress line until it is over; else one notice. */
   countdown(ms: number, describe: (msLeft: number) => string): void;
 }
 

@@ -16,7 +16,6 @@ import {
   checkProfileName,
   DEFAULT_PROFILE,
   noSuchProfile,
-  profileNames,
   removeProfile,
   requireProfile,
   selectedProfileName,
@@ -117,7 +116,7 @@ export async function runConfigList(
   const values = storedValues(stored, origin);
   for (const warning of unknownKeyWarnings(stored, origin)) note(ctx, `leadctl: warning: ${warning}`);
   // Context for a person goes to stderr, as a comment, so stdout stays key=value data.
-  const others = profileNames(file).filter((name) => name !== origin.profile);
+  const others = Object.keys(file.profiles).filter((name) => name !== origin.profile);
   const otherProfiles = others.length > 0 ? `; other profiles: ${others.join(', ')}` : '';
   note(ctx, `# profile "${origin.profile}" (${file.path})${otherProfiles}`);
 
@@ -183,7 +182,7 @@ function note(ctx: CommandContext, line: string): void {
 
 export async function runConfigProfiles(options: { json: boolean }, ctx: CommandContext): Promise<void> {
   const file = readConfigFile(configFile(ctx.io.env));
-  const names = profileNames(file);
+  const names = Object.keys(file.profiles);
   const current = profileOf(ctx);
   if (options.json) {
     const list = names.map((name) => ({ name, current: name === current }));
