@@ -1,7 +1,7 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
-// an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this; a program calling
-// main() gets the same answer from commander.)
+// an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this.)
 import { closeSync, fstatSync, openSync } from 'node:fs';
+import { CommanderError } from '@commander-js/extra-typings';
 import { ExitCode, INTERRUPT_EXIT, InterruptedError, type InterruptSignal } from './api/errors.js';
 import { buildProgram } from './program.js';
 import type { Io } from './session.js';
@@ -128,39 +128,16 @@ function trapInterrupts() {
   };
 }
 
-interface CommanderLikeError {
-  code: string;
-  exitCode: number;
-  message: string;
-  /** Set by program.ts: the command whose line was refused. */
-  commandPath?: string;
-}
-
-function isCommanderError(error: unknown): error is CommanderLikeError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    String((error as { code?: unknown }).code).startsWith('commander.')
-  );
-}
-
-/**
- * The one place a failure is said: its lines on stderr (fitted to a terminal's width), the stack with
- * --verbose, and, when the run asked for JSON, the same facts as stderr's last line.
- */
+/** A failure's lines on stderr (fitted to a terminal), the stack with --verbose, then JSON if asked. */
 function renderError(error: unknown, io: Io, argv: string[]): number {
   let failure: Failure;
   let stack: string | undefined;
-  if (isCommanderError(error)) {
+  if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
     // commander.help: a command with subcommands ran without one; commander printed its help.
     if (error.code === 'commander.help') return ExitCode.usage;
-    failure = commandLineFailure({
-      code: error.code,
-      message: error.message,
-      commandPath: error.commandPath ?? '',
-    });
+    failure = commandLineFailure(error);
   } else {
     if (error instanceof Error && error.name === 'BrokenPipeError') return ExitCode.ok;
     failure = failureOf(error);

@@ -1,5 +1,5 @@
-// Builds the commander program: the global options of cli.md and one registration per command.
-// Command definitions import only commander; each action loads its heavy module when it runs.
+// The commander program: one registration per command. Definitions import only commander; each
+// action loads its heavy module when it runs.
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { registerApi } from './commands/api/command.js';
 import { registerAuth } from './commands/auth/command.js';
@@ -25,7 +25,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
       if (error.code === 'commander.help' && error.exitCode === 0) {
         throw new CommanderError(0, 'commander.helpDisplayed', error.message);
       }
-      // cli.ts words a usage error (one line and a hint naming this command's --help).
+      // For cli.ts's hint, which names this command's --help.
       throw Object.assign(error, { commandPath: commandPathOf(this) });
     })
     .configureOutput({

@@ -1,25 +1,19 @@
-// One run's connection, shared by the commands and `leadctl mcp`: what a run receives (streams,
-// environment, global options, the abort signal), and how global options become a ready client:
-// settings by precedence, the in-process sandbox for --sandbox, and hooks that report attempts, waits
-// and deprecations through the ui. Also where a base URL or key came from, in the words `auth status`
-// prints, and what to do about a key the server rejected: the fix depends on the source, since a
-// flag or variable wins over the stored key (following "config set api-key" would change nothing).
+// One run's connection, shared by the commands and `leadctl mcp`: what a run receives, and how global
+// options become a ready client (settings by precedence, --sandbox, hooks that report through the ui).
 import { type ClientHooks, LeadClient } from './api/client.js';
 import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
 import { NETWORK_FAILURES } from './api/retry.js';
 import { redactUrl } from './api/url.js';
-import { missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
+import { LAYERS, missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
 import type { createProgram } from './global-options.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
-// What every command receives: the process's streams and environment (injectable for tests), the
-// global options (typed from their definition in global-options.ts, type-only: no commander is
-// loaded), and the signal that Ctrl-C / SIGTERM abort.
+// The process's streams and environment, injectable for tests.
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -46,15 +40,12 @@ export type ContextFor = (command: { optsWithGlobals(): GlobalOptions }) => Comm
 /** Where a run's base URL or key came from: cli.md's layers, or the in-process sandbox. */
 export type Source = 'flag' | 'env' | 'config' | 'sandbox';
 
-const FLAGS = { 'api-key': '--api-key', 'base-url': '--base-url' } as const;
-const VARIABLES = { 'api-key': 'LEADCTL_API_KEY', 'base-url': 'LEADCTL_BASE_URL' } as const;
-
 export function sourceText(key: 'api-key' | 'base-url', source: Source | undefined, profile: string): string {
   switch (source) {
     case 'flag':
-      return `from ${FLAGS[key]}`;
+      return `from ${LAYERS[key].flag}`;
     case 'env':
-      return `from ${VARIABLES[key]}`;
+      return `from ${LAYERS[key].env}`;
     case 'sandbox':
       return 'from --sandbox: the built-in sandbox';
     default:
@@ -117,28 +108,9 @@ export interface Target {
 export async function resolveTarget(ctx: CommandContext): Promise<Target> {
   const ui = await openUi(ctx);
   const { globals, io } = ctx;
-  const settings = await resolveSettings(
-    {
-      apiKey: globals.apiKey,
-      baseUrl: globals.baseUrl,
-      profile: globals.profile,
-      timeout: globals.timeout,
-      retries: globals.retries,
-      maxWait: globals.maxWait,
-    },
-    io.env,
-  );
+  const settings = await resolveSettings(globals, io.env);
   for (const warning of settings.warnings) ui.warn(warning);
-  const target: Target = {
-    ui,
-    settings,
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    ...(settings.baseUrlSource ? { baseUrlSource: settings.baseUrlSource } : {}),
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-    ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}),
-    env: io.env,
-    close: async () => {},
-  };
+  const target = targetOf(ui, settings, io.env);
   if (!globals.sandbox) return target;
   const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({});
@@ -151,6 +123,12 @@ export async function resolveTarget(ctx: CommandContext): Promise<Target> {
     apiKeySource: 'sandbox',
     close: () => sandbox.close(),
   };
+}
+
+/** What resolved settings talk to (no sandbox to stop). */
+export function targetOf(ui: Ui, settings: Settings, env: NodeJS.ProcessEnv): Target {
+  const { baseUrl, baseUrlSource, apiKey, apiKeySource } = settings;
+  return { ui, settings, baseUrl, baseUrlSource, apiKey, apiKeySource, env, close: async () => {} };
 }
 
 /** The client for a target; a missing base URL or key (both named at once) is an error. */
@@ -184,10 +162,9 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     retries: settings.retries,
     maxWaitMs: settings.maxWaitSec * 1000,
     userAgent: `leadctl/${VERSION}`,
-    hooks: bothHooks(
-      bothHooks(reportingHooks(ui), usage.hooks),
-      bothHooks(extraHooks, { onError: (error) => addRunHints(error, target, proxy) }),
-    ),
+    hooks: allHooks(reportingHooks(ui), usage.hooks, extraHooks, {
+      onError: (error) => addRunHints(error, target, proxy),
+    }),
   });
   return {
     client,
@@ -205,7 +182,11 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
 
 /** `extraHooks` are called beside the ones that report to the user: a batch counts requests with them. */
 export async function openSession(ctx: CommandContext, extraHooks: ClientHooks = {}): Promise<Session> {
-  const target = await resolveTarget(ctx);
+  return connectOrClose(await resolveTarget(ctx), extraHooks);
+}
+
+/** connect(), or the target closed (its sandbox stopped) when that fails. */
+export async function connectOrClose(target: Target, extraHooks: ClientHooks = {}): Promise<Session> {
   try {
     return connect(target, extraHooks);
   } catch (error) {
@@ -243,29 +224,14 @@ function reportingHooks(ui: Ui): ClientHooks {
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function bothHooks(first: ClientHooks, second: ClientHooks): ClientHooks {
-  return {
-    beforeAttempt: (e) => {
-      first.beforeAttempt?.(e);
-      second.beforeAttempt?.(e);
-    },
-    onAttempt: (e) => {
-      first.onAttempt?.(e);
-      second.onAttempt?.(e);
-    },
-    onWait: (e) => {
-      first.onWait?.(e);
-      second.onWait?.(e);
-    },
-    onDeprecation: (e) => {
-      first.onDeprecation?.(e);
-      second.onDeprecation?.(e);
-    },
-    onError: (e) => {
-      first.onError?.(e);
-      second.onError?.(e);
-    },
+const HOOKS = ['beforeAttempt', 'onAttempt', 'onWait', 'onDeprecation', 'onError'] as const;
+
+/** Each hook calls the same hook of every set, in order. */
+function allHooks(...sets: ClientHooks[]): ClientHooks {
+  const call = (name: (typeof HOOKS)[number]) => (event: unknown) => {
+    for (const set of sets) (set[name] as ((event: unknown) => void) | undefined)?.(event);
   };
+  return Object.fromEntries(HOOKS.map((name) => [name, call(name)]));
 }
 
 /**

@@ -1,15 +1,10 @@
-// What the commands share on the command line (the global options are in src/global-options.ts):
-// the option groups of cli.md's "Output" and "Paging" tables, defined once so that leads, history
-// and search spell them the same way, and the argument parsers that check a value before anything
-// heavy loads or any request is sent (they throw InvalidArgumentError, which commander reports as a
-// usage error: exit 2). The parsed types come from these definitions (@commander-js/extra-typings):
-// a flag added here is typed everywhere it is read.
+// What the commands share on the command line: cli.md's "Output" and "Paging" option groups, defined
+// once for leads, history and search, and the argument parsers that refuse a value before any request
+// (InvalidArgumentError: a usage error, exit 2). The parsed types are inferred from these definitions.
 import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import { splitFieldList } from '../output/field-choice.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
+import { OUTPUT_FORMATS } from '../output/formats.js';
 import { parseWhere, type WhereCondition } from '../output/where.js';
-
-export type FormatName = OutputFormat;
 
 /** -f/--json/--csv, --fields, --no-header, --bom, --no-sanitize, -o, --append: how items are written. */
 export function addOutputOptions<
@@ -29,7 +24,7 @@ export function addOutputOptions<
     .option(
       '--fields <a,b,c>',
       'columns / keys to show, in this order; name:Company renames a column (headers, json keys; "..." quotes a name holding , or :); all: every field the server sends; domain: the registrable domain of website',
-      fieldList,
+      splitFieldList,
     )
     .option(
       '--where <cond>',
@@ -60,7 +55,7 @@ export function addPagingOptions<
     .option('--page <n>', 'page number, 1 or more (default: 1)', integerIn(1, 1_000_000_000))
     .option('--limit <n>', 'page size, 1..100 (default: 25; 100 with --all)', integerIn(1, 100))
     .option('-a, --all', 'every page, streamed in order')
-    .option('--max-items <n>', 'stop after n items (pages as needed)', integerAtLeast(1))
+    .option('--max-items <n>', 'stop after n items (pages as needed)', integerIn(1, Number.MAX_SAFE_INTEGER))
     .option('--since <when>', 'only items newer than an ISO date/time or a span like 24h, 7d')
     .option('--concurrency <n>', 'pages in flight with --all, 1..16 (default: 4)', integerIn(1, 16));
 }
@@ -86,15 +81,6 @@ export function integerIn(min: number, max: number) {
     }
     return n;
   };
-}
-
-export function integerAtLeast(min: number) {
-  return integerIn(min, Number.MAX_SAFE_INTEGER);
-}
-
-/** A comma-separated list of names, each maybe renamed: `--fields name:Company,phone`. */
-export function fieldList(value: string): string[] {
-  return splitFieldList(value);
 }
 
 /** Each --where is checked as it is read: a bad one is a usage error before anything is sent. */

@@ -1,9 +1,6 @@
-// The run code of the request-making commands, one lazy import for the build to make one chunk of.
-// Not a folder's pass-through: it is the chunk boundary. Imported one folder at a time, esbuild gave
-// each set of run modules sharing code a chunk of its own, and a one-page `leads` run loaded 30 files
-// instead of 22 (docs/performance.md: each file costs start-up time). Heavy code that only some runs
-// need (checkpoints, batch searches, sync, conf, ora, exceljs, the sandbox, completion scripts,
-// the MCP server) stays behind imports of its own.
+// The run code of the request-making commands: one lazy import, so that esbuild makes one chunk of it
+// (a chunk boundary, not a pass-through: imported folder by folder, a one-page `leads` run loaded 30
+// files instead of 22; docs/performance.md). Code that only some runs need has imports of its own.
 export { runApi } from './api/run.js';
 export { runAuthLogin, runAuthLogout, runAuthStatus } from './auth/run.js';
 export {

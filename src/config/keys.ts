@@ -81,6 +81,13 @@ function baseUrl(raw: string): Check {
   return { ok: true, value: raw };
 }
 
+function oneOf(choices: readonly string[]) {
+  return (raw: string): Check =>
+    choices.includes(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, expected: `expected one of ${choices.join(', ')}` };
+}
+
 const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
   // A Bearer token is printable ASCII without spaces; anything else breaks the header or is a paste error.
   'api-key': (raw) =>
@@ -90,20 +97,14 @@ const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
         ? { ok: true, value: raw }
         : { ok: false, expected: 'expected printable ASCII characters without spaces' },
   'base-url': baseUrl,
-  format: (raw) =>
-    (OUTPUT_FORMATS as readonly string[]).includes(raw)
-      ? { ok: true, value: raw }
-      : { ok: false, expected: `expected one of ${OUTPUT_FORMATS.join(', ')}` },
+  format: oneOf(OUTPUT_FORMATS),
   timeout: (raw) => seconds(raw, '> 0'),
   retries: (raw) =>
     /^\d+$/.test(raw) && Number(raw) <= MAX_RETRIES
       ? { ok: true, value: Number(raw) }
       : { ok: false, expected: `expected a whole number from 0 to ${MAX_RETRIES}` },
   'max-wait': (raw) => seconds(raw, '>= 0'),
-  plan: (raw) =>
-    (PLAN_NAMES as readonly string[]).includes(raw)
-      ? { ok: true, value: raw }
-      : { ok: false, expected: `expected one of ${PLAN_NAMES.join(', ')}` },
+  plan: oneOf(PLAN_NAMES),
   bom: (raw) =>
     raw === 'true' || raw === 'false'
       ? { ok: true, value: raw === 'true' }

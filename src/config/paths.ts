@@ -1,6 +1,5 @@
 // Where leadctl keeps its config, and how it creates its folders. The documented XDG paths hold on
-// every OS (macOS included), so we do not use conf's env-paths default (~/Library/Preferences/...).
-// leadctl keeps nothing in a cache folder.
+// every OS (macOS included): not conf's env-paths default (~/Library/Preferences/...).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,11 +30,9 @@ export function configFile(env: NodeJS.ProcessEnv): string {
   return path.join(configDir(env), 'config.json');
 }
 
-// Creating one of leadctl's folders (the config's; any other under an XDG variable may use it too),
-// private (0700), one level at a time. Node's recursive mkdirSync loops
-// forever where mkdir fails with ENOENT under a parent that exists (anything under /proc), spinning at
-// full CPU and deaf to Ctrl-C: here each missing level is tried once, and a refusal is an error (exit
-// 2) that names the folder.
+// Creating one of leadctl's folders, private (0700), one level at a time: Node's recursive mkdirSync
+// loops forever where mkdir fails with ENOENT under a parent that exists (anything under /proc), deaf to
+// Ctrl-C. Here each missing level is tried once, and a refusal is an error (exit 2) naming the folder.
 
 export interface FolderRole {
   /** How messages name it: "config folder". */

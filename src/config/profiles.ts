@@ -1,5 +1,4 @@
-// Profiles: which one is selected, whether it exists, and its validated values.
-
+// Profiles: which one is selected, whether it exists, its validated values, and every write of them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
@@ -31,15 +30,11 @@ export function selectedProfileName(flagValue: string | undefined, env: NodeJS.P
   return DEFAULT_PROFILE;
 }
 
-export function profileNames(file: ConfigFileContents): string[] {
-  return Object.keys(file.profiles);
-}
-
 /** The stored profile; "default" may be absent (it is then empty), any other name must exist. */
 export function requireProfile(file: ConfigFileContents, name: string): RawProfile {
   if (Object.hasOwn(file.profiles, name)) return file.profiles[name]!;
   if (name === DEFAULT_PROFILE) return {};
-  const names = profileNames(file);
+  const names = Object.keys(file.profiles);
   const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : '; no profiles are stored yet';
   throw new UsageError(
     `profile ${JSON.stringify(name)} does not exist in ${file.path}${known}`,
@@ -78,17 +73,9 @@ export function unknownKeyWarnings(profile: RawProfile, origin: { profile: strin
     );
 }
 
-// Every write of the config file: through conf (atomic write, file mode 0600), under a lock so that
-// concurrent writers (a provisioning script running 20 `config set` at once) each see the others'
-// changes. Setting a profile's values and removing a profile are both a change of the profiles.
-// conf is imported here only, lazily; the lock is src/lock.ts. The file is read and checked
-// inside the lock with the same reader every command uses: a file it rejects is refused, never
-// overwritten, so a hand-broken config keeps the user's keys.
-/**
- * Applies `change` to the stored profile `profile` (created when missing) and saves the file.
- * Other profiles and unknown top-level keys are written back exactly as they were read.
- * Returns the config file's path.
- */
+// Every write of the config file goes through conf (atomic, mode 0600) under src/lock.ts, so that
+// concurrent writers each see the others' changes; a file the reader rejects is refused, never overwritten.
+/** Applies `change` to the stored profile `profile` (created when missing); returns the file's path. */
 export function updateProfile(
   env: NodeJS.ProcessEnv,
   profile: string,
@@ -102,8 +89,10 @@ export function updateProfile(
 }
 
 /**
- * Reads the file inside the lock, replaces its profiles with what `change` returns (it may throw to
- * refuse: nothing is written), and saves it. Returns the config file's path.
+ * Every write of the config file: through conf (atomic, mode 0600), under a lock so that concurrent
+ * writers (20 `config set` at once) each see the others' changes. The file is read and checked inside
+ * the lock by the reader every command uses: one it rejects is never overwritten. `change` returns the
+ * new profiles (or throws: nothing is written); other top-level keys are written back as they were read.
  */
 export async function updateProfiles(
   env: NodeJS.ProcessEnv,
@@ -157,7 +146,6 @@ function lockError(file: string, error: unknown): LeadError {
   });
 }
 
-// Removing one stored profile: a change of the profiles, written as every change is.
 /** Removes `profile` from the config file and returns the file's path; a profile that isn't there is an error. */
 export function removeProfile(env: NodeJS.ProcessEnv, profile: string): Promise<string> {
   return updateProfiles(env, (file) => {

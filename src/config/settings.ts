@@ -1,6 +1,5 @@
 // The settings one run uses: flag > environment > the selected profile's stored value > default.
-// On every command's hot path, so it reads the file with fs and never loads conf. Below: what a run
-// that lacks a base URL or a key is told.
+// On every command's hot path, so it reads the file with fs and never loads conf.
 import { LeadError, UsageError } from '../api/errors.js';
 import { rememberSecret } from '../text/secrets.js';
 import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
@@ -9,14 +8,10 @@ import { configFile } from './paths.js';
 import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
 import { readConfigFile } from './store.js';
 
-export interface GlobalFlags {
-  apiKey?: string;
-  baseUrl?: string;
-  profile?: string;
-  timeout?: string;
-  retries?: string;
-  maxWait?: string;
-}
+/** The global options settings are read from (a command's `globals` will do). */
+export type GlobalFlags = Partial<
+  Record<'apiKey' | 'baseUrl' | 'profile' | 'timeout' | 'retries' | 'maxWait', string>
+>;
 
 export type SettingSource = 'flag' | 'env' | 'config';
 
@@ -50,21 +45,19 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_MAX_WAIT_SEC = 60;
 
 interface Layer {
-  flag?: { name: string; value: string | undefined };
+  flag: string;
+  option: keyof GlobalFlags;
   env?: string;
 }
 
-// Which flag and environment variable can set each key. cli.md gives retries and max-wait no variable.
-const LAYERS: Record<
-  Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>,
-  (flags: GlobalFlags) => Layer
-> = {
-  'api-key': (flags) => ({ flag: { name: '--api-key', value: flags.apiKey }, env: 'LEADCTL_API_KEY' }),
-  'base-url': (flags) => ({ flag: { name: '--base-url', value: flags.baseUrl }, env: 'LEADCTL_BASE_URL' }),
-  timeout: (flags) => ({ flag: { name: '--timeout', value: flags.timeout }, env: 'LEADCTL_TIMEOUT' }),
-  retries: (flags) => ({ flag: { name: '--retries', value: flags.retries } }),
-  'max-wait': (flags) => ({ flag: { name: '--max-wait', value: flags.maxWait } }),
-};
+/** Which flag (global option) and environment variable can set each key. cli.md gives retries and max-wait no variable. */
+export const LAYERS = {
+  'api-key': { flag: '--api-key', option: 'apiKey', env: 'LEADCTL_API_KEY' },
+  'base-url': { flag: '--base-url', option: 'baseUrl', env: 'LEADCTL_BASE_URL' },
+  timeout: { flag: '--timeout', option: 'timeout', env: 'LEADCTL_TIMEOUT' },
+  retries: { flag: '--retries', option: 'retries' },
+  'max-wait': { flag: '--max-wait', option: 'maxWait' },
+} as const satisfies Partial<Record<ConfigKey, Layer>>;
 
 export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
   const profile = selectedProfileName(flags.profile, env);
@@ -73,17 +66,17 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const stored = requireProfile(file, profile);
   const origin = { profile, path: configPath };
 
-  function resolve<K extends Exclude<ConfigKey, 'format' | 'plan' | 'bom' | 'db-url'>>(key: K) {
-    const { flag, env: envName } = LAYERS[key](flags);
+  function resolve<K extends keyof typeof LAYERS>(key: K) {
+    const { flag, option, env: envName }: Layer = LAYERS[key];
     // An explicitly empty flag is a mistake worth reporting; an empty variable counts as unset.
-    if (flag?.value !== undefined) {
+    if (flags[option] !== undefined) {
       return {
-        value: parseConfigValue(key, flag.value, { kind: 'flag', name: flag.name }),
+        value: parseConfigValue(key, flags[option], { kind: 'flag', name: flag }),
         source: 'flag' as const,
       };
     }
     const fromEnv = envName ? env[envName] : undefined;
-    if (envName && fromEnv !== undefined && fromEnv.trim() !== '') {
+    if (envName && fromEnv?.trim()) {
       return {
         value: parseConfigValue(key, fromEnv, { kind: 'env', name: envName }),
         source: 'env' as const,
@@ -119,22 +112,15 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   };
 }
 
-/** The profile a run uses (--profile, else LEADCTL_PROFILE, else "default"): for ConfigIo.profile. */
-export { selectedProfileName } from './profiles.js';
-
-// What the CLI says when a run lacks a base URL, a key, or both: worded here once, for every command
-// (auth status included), and both reported in one run so that the user fixes them together. The
-// commands name the profile the run used: following the hint must fix this run, not `default`.
-
-export interface MissingSettings {
+/**
+ * A run that lacks a base URL, a key, or both (both said at once, to be fixed together): exit 3
+ * without a key, 2 for a lone missing base URL. The hint names the run's profile, so that it fixes this run.
+ */
+export function missingSettingsError(missing: {
   baseUrl: boolean;
   apiKey: boolean;
-  /** The profile the run used (`--profile`, LEADCTL_PROFILE, or `default`). */
   profile?: string;
-}
-
-/** For a run that lacks one or both: exit 3 without a key (as cli.md's table says), 2 for a lone missing base URL. */
-export function missingSettingsError(missing: MissingSettings): LeadError {
+}): LeadError {
   // Global options go before the command, as the README and `auth status` write them.
   const leadctl =
     missing.profile && missing.profile !== 'default' ? `leadctl --profile ${missing.profile}` : 'leadctl';

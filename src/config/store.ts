@@ -1,11 +1,7 @@
-// Reading the config file: with plain fs, since every command reads it and conf is slow to load.
-// The file's shape is checked here with a zod schema (values by keys.ts, the one place that decides
-// what a valid value is) and a broken file is reported, never wiped: writes (profiles.ts) refuse
-// to touch a file this reader rejects. The file's and its folder's modes are checked too.
-//
-// Layout: { "profiles": { "<name>": { "api-key": "...", "base-url": "...", "timeout": 30, ... } } }.
-// Profiles sit under one top-level key so other top-level settings can be added later without
-// colliding with a profile's name. Unknown top-level keys are kept as they are on write.
+// Reading the config file, with plain fs (every command reads it; conf is slow to load). Its shape is
+// checked here, its values by keys.ts; a broken file is reported, never wiped: writes (profiles.ts)
+// refuse a file this reader rejects. Layout: { "profiles": { "<name>": { "api-key": "...", ... } } },
+// so that other top-level settings could come later; unknown top-level keys are kept on write.
 import fs from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
@@ -131,10 +127,6 @@ function describeJsonError(error: unknown, text: string): string {
       return ` at line ${line}, column ${column}`;
     },
   );
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeType(value: unknown): string {

@@ -1,34 +1,7 @@
-// Is this search result a business the user already has? Search results and saved leads share no key,
-// so a business is recognised by any one of four keys, each normalized so that two spellings of the
-// same business meet:
-//
-//   id            `place_id` or `id`, trimmed, compared exactly (opaque identifiers; a lead's id and a
-//                 result's place_id are one key space, since an exporter may carry either).
-//   phone         digits only, with the country code made explicit: a number written with `+` or `00`
-//                 keeps its own code; a national number of 10 digits (or 11 starting with 1) is taken
-//                 as North American (+1, DEFAULT_CALLING_CODE); any other national number is compared
-//                 by its digits as written. Extensions (`ext`, `x`, `#`, `;`, `,` and after) and a
-//                 trunk `(0)` are dropped; fewer than 7 digits is no key (placeholders, short codes).
-//   website       the registrable domain of `website` (or of a `domain` column: a CRM's company
-//                 domain), through the public-suffix list (text/domain.ts): shop.example.co.uk and
-//                 www.example.co.uk are both example.co.uk. Scheme, user, port, path and case never
-//                 count; an international name is compared in its ASCII form. A shared host (a social
-//                 network, a map, a link page: facebook.com, google.com, yelp.com, linktr.ee, ... and
-//                 their subdomains, or the bare host of a site builder such as wixsite.com) gives no key:
-//                 thousands of businesses share it, so it is never a match on its own. A site builder's
-//                 tenant (joes.wixsite.com) is the business's own domain and does give a key.
-//   name_address  name and address together (never the name alone: chains share names): case, accents,
-//                 apostrophes and punctuation removed, `&` read as "and", common street words
-//                 abbreviated (street -> st, suite -> ste, north -> n, ...), and legal suffixes
-//                 (LLC, Inc, Ltd, ...) dropped from the end of the name.
-//
-// API:
-//   businessKeys(item, domainOf)  the keys of one item (an object as the API sends it), as `{ rule, key }`
-//   await SuppressionIndex.create()  .add(item) remembers an item's keys; .matches(item) returns the
-//                             first rule (in the order above) on which the item matches a remembered
-//                             one, or undefined; .size counts items added. create() loads the
-//                             public-suffix list (tldts, ~20 ms), which nothing else at start-up needs.
-// Pure but for that import: no I/O, no globals; fields that are missing, null or not strings give no key.
+// Is this search result a business the user already has? Results and saved leads share no key, so a
+// business is recognised by any one of four keys (id, phone, website, name_address), each normalized so
+// that two spellings of the same business meet: the rules are in docs/sync.md ("--exclude FILE").
+// Pure but for tldts (SuppressionIndex.create() loads it); fields missing or not strings give no key.
 
 export type MatchRule = 'id' | 'phone' | 'website' | 'name_address';
 

@@ -1,9 +1,6 @@
-// The registrable domain of a business's website: the key CRMs dedupe companies on (HubSpot matches
-// companies by domain). `https://www.shop.example.co.uk/x` -> `example.co.uk`. The public-suffix list
-// comes from tldts (a hand-made "last two labels" rule is wrong for co.uk, com.au, ...). A site
-// builder's tenant is the business's own domain (joes.wixsite.com, and joes.wordpress.com, which the
-// list does not name), as in business-match.ts. No domain for an IP address, localhost, or text that
-// is not a host name. tldts costs ~20 ms to load: only a run that needs a domain imports this module.
+// The registrable domain of a website, the key CRMs dedupe companies on: `https://www.shop.example.co.uk/x`
+// -> `example.co.uk`, through tldts's public-suffix list; a site builder's tenant (joes.wixsite.com,
+// joes.wordpress.com) is its own domain. tldts costs ~20 ms to load: only a run that needs it imports this.
 import { parse } from 'tldts';
 import { SITE_BUILDER_HOSTS } from './business-match.js';
 

@@ -1,7 +1,5 @@
-// API keys, masked wherever text is shown: a server that echoes the key back in an error message
-// ("invalid key sk_live_…") must not make leadctl print it. A SecretMask belongs to one session (the
-// MCP server makes its own, so a host with several sessions keeps their keys apart); the CLI's one
-// run per process keeps its mask in `cliRun`, which the settings fill and the ui reads.
+// API keys, masked wherever text is shown, even when a server echoes one back. A SecretMask belongs to
+// one session (the MCP server makes one per session); the CLI's one run per process keeps its in `cliRun`.
 
 /** Shorter values are not masked: replacing every "abc" in a message would garble it, not protect. */
 const SHORTEST_MASKED = 8;

@@ -14,8 +14,8 @@ export interface Failure {
 }
 
 export function failureOf(error: unknown): Failure {
-  const partialFile = partialFileOf(error);
-  const partial = partialFile === undefined ? {} : { partialFile };
+  const partialFile = (error as { partialFile?: unknown } | null)?.partialFile;
+  const partial = typeof partialFile === 'string' ? { partialFile } : {};
   if (error instanceof LeadError) {
     const status = error instanceof HttpError ? { status: error.status } : {};
     const { exitCode: exit, code, message } = error;
@@ -55,32 +55,17 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   return [...lines, line];
 }
 
-// Which partial file an error left behind: the output layer attaches it to the error that ended the
-// run and the CLI's error renderer prints it, so every failed or interrupted run that wrote rows
-// says where they are.
-const partialFiles = new WeakMap<object, string>();
-
+/**
+ * The output layer notes on the error that ended a run where the rows it received are, so that every
+ * failed or interrupted run that wrote rows says so. (Reflect.set: a frozen error just goes without.)
+ */
 export function notePartialFile(error: unknown, path: string): void {
-  if (typeof error === 'object' && error !== null) partialFiles.set(error, path);
+  if (typeof error === 'object' && error !== null) Reflect.set(error, 'partialFile', path);
 }
 
-function partialFileOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? partialFiles.get(error) : undefined;
-}
-
-// commander's usage errors in the contract's shape: `leadctl: <what>` and one hint line, where
-// commander itself would print its own wording plus "Run with --help for usage." (exit 2 either way).
-// commander's messages are fixed strings in commander 14 (lib/command.js); each is read back here into
-// the option or argument it names, so that the line says `--radius` rather than '-r, --radius <miles>'.
-export interface CommandLineFailure {
-  /** commander's code: commander.unknownOption, commander.invalidArgument, ... */
-  code: string;
-  /** commander's message, `error: ...` and, for a typo, `\n(Did you mean ...?)`. */
-  message: string;
-  /** The words of the command that refused the line (`search`, `config set`); '' for the program. */
-  commandPath: string;
-}
-
+// commander's refusals in the contract's shape: `leadctl: <what>` and one hint line. Its messages are
+// fixed strings in commander 14 (lib/command.js), read back here into the option or argument they
+// name, so that the line says `--radius` rather than '-r, --radius <miles>'.
 /** commander's codes, as ERROR_CODES names them. */
 const COMMANDER_CODES: Record<string, ErrorCode> = {
   'commander.unknownCommand': 'unknown_command',
@@ -98,7 +83,12 @@ const OPTION_HINTS: Record<string, string> = {
   '--limit': '--limit is the page size (at most 100 a request); for more items use --max-items <n> or --all',
 };
 
-export function commandLineFailure(failure: CommandLineFailure): Failure {
+/** `commandPath`, set by program.ts: the words of the command that refused the line ('' for the program). */
+export function commandLineFailure(failure: {
+  code: string;
+  message: string;
+  commandPath?: string;
+}): Failure {
   const code = COMMANDER_CODES[failure.code] ?? 'usage';
   const [first = '', ...rest] = failure.message.replace(/^error: /, '').split('\n');
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1];

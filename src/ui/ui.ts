@@ -1,6 +1,5 @@
-// Everything a person reads about a run goes through here, to stderr: notices, warnings, the
-// --verbose request log and the progress line. stdout never sees any of it. Every line is masked and
-// sanitized on its way out (safeForStderr below), so server text quoted in any of them is harmless.
+// Everything a person reads about a run goes to stderr through here, masked and sanitized on its way
+// out (safeForStderr), so server text quoted in any line is harmless. stdout never sees any of it.
 import type { Ora } from 'ora';
 import type { DeprecationEvent } from '../api/client.js';
 import { maskSecrets } from '../text/secrets.js';
@@ -27,13 +26,8 @@ export interface Ui {
   debug(message: string): void;
   /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
   progress(text: string): void;
-  /** Removes the progress line. */
   stopProgress(): void;
-  /**
-   * Says that the run waits for `ms`: on a terminal a live countdown added to the progress line (which
-   * keeps saying how far the run has got, and updates as before), removed when the wait is over;
-   * elsewhere one notice line.
-   */
+  /** A wait of `ms`: on a terminal a countdown beside the progress line until it is over; else one notice. */
   countdown(ms: number, describe: (msLeft: number) => string): void;
 }
 
@@ -48,7 +42,6 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   const ora = interactive ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;
   let ticker: NodeJS.Timeout | undefined;
-  /** What the progress line says about the run ("page 3 of 12 (250 of 1,200)"), and a wait, if any. */
   let progressText: string | undefined;
   let waiting: { endsAt: number; describe: (msLeft: number) => string } | undefined;
   let plainLineAt = Number.NEGATIVE_INFINITY;
@@ -69,7 +62,7 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       }
     }
     // A pager has the screen: no progress line over its page.
-    if (isPaging()) text = undefined;
+    if (paging) text = undefined;
     if (text === undefined) {
       spinner?.stop();
       spinner = undefined;
@@ -97,8 +90,10 @@ export async function createUi(options: UiOptions): Promise<Ui> {
     spinner?.render();
   };
   const coloured = color && (Boolean(stderr.isTTY) || Boolean(options.forceColor));
-  const dim = dimStyle(coloured);
-  const yellow = yellowStyle(coloured);
+  const style = (on: string, off: string) => (text: string) =>
+    coloured ? `\u001b[${on}m${text}\u001b[${off}m` : text;
+  const dim = style('2', '22');
+  const yellow = style('33', '39');
 
   return {
     quiet,
@@ -142,18 +137,11 @@ export async function createUi(options: UiOptions): Promise<Ui> {
   };
 }
 
-// The small pieces every stderr line is made of: the safety pass each line goes through, counts and
-// waits as a person reads them, whether a pager has the screen, the deprecation warning, and the colour
-// decisions the ui and the output layer share (output/item-sink.ts decides whether stdout gets colour).
-
-/** What the colour decisions read: --no-color and the environment. */
-export interface ColorInputs {
+// The colour decisions the ui and the output layer share (output/item-sink.ts decides for stdout).
+interface ColorInputs {
   globals: { color?: boolean };
   io: { env: NodeJS.ProcessEnv };
 }
-
-export const dimStyle = (on: boolean) => (text: string) => (on ? `\u001b[2m${text}\u001b[22m` : text);
-export const yellowStyle = (on: boolean) => (text: string) => (on ? `\u001b[33m${text}\u001b[39m` : text);
 
 /** Colour only when neither --no-color, NO_COLOR nor TERM=dumb says otherwise (and, where used, on a terminal). */
 export function colorAllowed({ globals, io }: ColorInputs): boolean {
@@ -175,12 +163,10 @@ export function envFlag(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-// What every line leadctl writes to stderr goes through: the key in use masked, control, escape and
-// invisible characters made visible (so server text quoted anywhere cannot drive the terminal),
-// and each line capped. Our own words pass unchanged.
 /** Far longer than any message of ours: only quoted server text could reach it. */
 const MAX_LINE_LENGTH = 1000;
 
+/** Every stderr line: the key masked, what could drive a terminal made visible, capped. */
 export function safeForStderr(text: string): string {
   return text
     .split('\n')
@@ -199,8 +185,7 @@ export function formatCount(n: number): string {
   return n < 0 ? `-${grouped}` : grouped;
 }
 
-// A wait as a person reads it: "250 ms", "1.3 s", "12 s", "2 min 5 s"; never "0.0 s" for a short
-// backoff (full jitter often picks a few milliseconds) and never more digits than are meaningful.
+/** "in 250 ms", "in 1.3 s", "in 12 s", "in 2 min 5 s": never "0.0 s", never more digits than mean something. */
 export function formatWait(ms: number): string {
   if (ms < 1) return 'now';
   if (ms < 1000) return `in ${Math.round(ms)} ms`;
@@ -211,22 +196,16 @@ export function formatWait(ms: number): string {
   return `in ${Math.floor(seconds / 60)} min${rest === 0 ? '' : ` ${rest} s`}`;
 }
 
-// Whether a pager (output/pager.ts) has the screen: the progress line then stays off, or it would
-// draw over the pager's page.
+/** Whether a pager (output/pager.ts) has the screen: no progress line is drawn over its page. */
 let paging = false;
 
 export function setPaging(on: boolean): void {
   paging = on;
 }
 
-export function isPaging(): boolean {
-  return paging;
-}
-
-// The one warning a run gives when the server marks the API deprecated: the server's own notice,
-// quoted, and the sunset date said as past or future, since those tell the user what to do and by when.
 const DAY_MS = 86_400_000;
 
+/** The server's own notice, quoted, and the sunset as past or future: what to do and by when. */
 export function deprecationWarning(event: DeprecationEvent, nowMs: number): string {
   const parts = ['the server says this API is deprecated'];
   if (event.notice) parts[0] += `: "${event.notice}"`;

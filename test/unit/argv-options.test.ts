@@ -9,9 +9,10 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiFlags, Field } from '../../src/commands/api/command.js';
 import type { LoginFlags } from '../../src/commands/auth/command.js';
 import type { ListFlags } from '../../src/commands/list/command.js';
-import type { FormatName, OutputFlags } from '../../src/commands/options.js';
+import type { OutputFlags } from '../../src/commands/options.js';
 import type { SearchFlags } from '../../src/commands/search/command.js';
 import type { SyncFlags } from '../../src/commands/sync/command.js';
+import type { OutputFormat } from '../../src/output/formats.js';
 import { buildProgram } from '../../src/program.js';
 import type { GlobalOptions } from '../../src/session.js';
 
@@ -299,7 +300,7 @@ describe('the parsed types come from the definitions', () => {
     expectTypeOf<ListFlags['limit']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<ListFlags['header']>().toEqualTypeOf<boolean>();
     expectTypeOf<ListFlags['fields']>().toEqualTypeOf<string[] | undefined>();
-    expectTypeOf<ListFlags['format']>().toEqualTypeOf<FormatName | undefined>();
+    expectTypeOf<ListFlags['format']>().toEqualTypeOf<OutputFormat | undefined>();
     expectTypeOf<ListFlags>().toMatchTypeOf<OutputFlags>();
     expectTypeOf<SearchFlags>().toMatchTypeOf<OutputFlags>();
     expectTypeOf<SearchFlags['cache']>().toEqualTypeOf<number | undefined>();

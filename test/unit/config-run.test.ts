@@ -4,13 +4,13 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import {
-  type ConfigIo,
   runConfigGet,
   runConfigList,
   runConfigPath,
   runConfigSet,
   runConfigUnset,
 } from '../../src/commands/config/run.js';
+import type { CommandContext } from '../../src/session.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The error a promise rejects with; fails the test when it resolves. */
@@ -22,7 +22,7 @@ async function home() {
 }
 
 interface Captured {
-  io: ConfigIo;
+  io: CommandContext;
   stdout: () => string;
   stderr: () => string;
 }
@@ -36,7 +36,11 @@ function capture(
   const read = (stream: PassThrough) => () => String(stream.read() ?? '');
   const stdin = Object.assign(Readable.from([options.stdin ?? '']), { isTTY: false });
   return {
-    io: { stdout, stderr, stdin, env, profile: options.profile ?? 'default', quiet: options.quiet ?? false },
+    io: {
+      io: { stdout, stderr, stdin, env },
+      globals: { profile: options.profile, quiet: options.quiet || undefined },
+      signal: new AbortController().signal,
+    },
     stdout: read(stdout),
     stderr: read(stderr),
   };
@@ -234,7 +238,7 @@ describe('profiles', () => {
 
   it('an empty profile name means "default"; a bad one is refused', async () => {
     const { env, path } = await home();
-    await runConfigSet('retries', '1', capture(env, { profile: '', quiet: true }).io);
+    await runConfigSet('retries', '1', capture({ ...env, LEADCTL_PROFILE: '' }, { quiet: true }).io);
     expect(await stored(path)).toEqual({ profiles: { default: { retries: 1 } } });
     await expect(runConfigSet('retries', '1', capture(env, { profile: '__proto__' }).io)).rejects.toThrow(
       /invalid --profile "__proto__"/,

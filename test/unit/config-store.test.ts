@@ -25,12 +25,9 @@ async function configHome(text?: string) {
 function io(env: NodeJS.ProcessEnv, stdinText = '') {
   const stdin = Object.assign(Readable.from([stdinText]), { isTTY: false });
   return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin,
-    env,
-    profile: 'default',
-    quiet: false,
+    io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin, env },
+    globals: { profile: 'default' },
+    signal: new AbortController().signal,
   };
 }
 

@@ -27,7 +27,8 @@ export async function runApi(path: string, flags: ApiFlags, ctx: CommandContext)
   const session = await openSession(ctx);
   const output = await openOutput({ stdout: ctx.io.stdout });
   try {
-    const url = rawApiUrl(session.client.apiRoot, path, inQuery ? queryPairs(fields) : []);
+    const query = inQuery ? fields.map(({ key, value }): [string, string] => [key, value]) : [];
+    const url = rawApiUrl(session.client.apiRoot, path, query);
     const shown = ctx.io.stdout.isTTY
       ? forTerminal(session.settings.apiKey, colorAllowed(ctx))
       : (text: string) => text;
@@ -109,10 +110,6 @@ export function jsonBody(fields: readonly Field[]): string {
     return `${JSON.stringify(key)}:${typed ? typedJson(value) : JSON.stringify(value)}`;
   });
   return `{${members.join(',')}}`;
-}
-
-export function queryPairs(fields: readonly Field[]): [string, string][] {
-  return fields.map(({ key, value }) => [key, value]);
 }
 
 function typedJson(value: string): string {

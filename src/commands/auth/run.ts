@@ -1,11 +1,6 @@
-// `leadctl auth status`: what a run would use (profile, base URL, key and where each came from, the
-// key masked) on stdout, then one request (`leads --limit 1`) to learn whether the server accepts the
-// key. The exit code is that request's: 0 accepted, 3 rejected, 4 deactivated, 6 unreachable.
-//
-// `leadctl auth login`: the base URL and key for a profile, checked with one request before they are
-// stored (a wrong key is never saved). On a terminal it asks for what is missing (the key without
-// echo); `--with-token` reads the key from stdin, as gh does, for scripts. `auth logout` removes the
-// stored key and says which one it removed. Both write through config/profiles.ts (locked, 0600).
+// `leadctl auth login`: a base URL and key, checked with one request before they are stored (a wrong
+// key is never saved); asked on a terminal, the key from stdin with --with-token (as gh does).
+// `auth status`: what a run would use, then one request whose exit code is the command's.
 import {
   AuthError,
   abortErrorFor,
@@ -28,7 +23,15 @@ import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
 import type { CommandContext } from '../../session.js';
-import { connect, openUi, resolveTarget, type Session, type Source, sourceText } from '../../session.js';
+import {
+  connect,
+  connectOrClose,
+  openUi,
+  resolveTarget,
+  type Source,
+  sourceText,
+  targetOf,
+} from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
 import { safeForStderr } from '../../ui/ui.js';
 import type { LoginFlags } from './command.js';
@@ -67,27 +70,10 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
   // timeouts yet, so it takes the defaults (and the flags).
   const settings = await resolveSettings(
-    {
-      apiKey,
-      baseUrl,
-      profile: exists ? profile : DEFAULT_PROFILE,
-      timeout: globals.timeout,
-      retries: globals.retries,
-      maxWait: globals.maxWait,
-    },
+    { ...globals, apiKey, baseUrl, profile: exists ? profile : DEFAULT_PROFILE },
     { ...io.env, LEADCTL_PROFILE: undefined },
   );
-  const ui = await openUi(ctx);
-  const session = connect({
-    ui,
-    settings: { ...settings, profile },
-    baseUrl,
-    baseUrlSource: 'flag',
-    apiKey,
-    apiKeySource: 'flag',
-    env: io.env,
-    close: async () => {},
-  });
+  const session = connect(targetOf(await openUi(ctx), { ...settings, profile }, io.env));
   const request = `GET ${session.client.apiRoot}leads?limit=1`;
   try {
     await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });
@@ -214,13 +200,7 @@ export async function runAuthStatus(ctx: CommandContext): Promise<void> {
     target.apiKey ? maskApiKey(target.apiKey) + from('api-key', target.apiKeySource) : 'not set',
   );
 
-  let session: Session;
-  try {
-    session = connect(target);
-  } catch (error) {
-    await target.close();
-    throw error;
-  }
+  const session = await connectOrClose(target);
   const request = `GET ${session.client.apiRoot}leads?limit=1`;
   try {
     await session.client.listLeads({ limit: 1 }, { signal: ctx.signal });

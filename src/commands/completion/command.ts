@@ -1,17 +1,10 @@
 // `leadctl completion <shell>` prints a shell's script, and the hidden `leadctl __complete <words...>`
 // answers it. ./complete.ts loads with the definitions: a few kilobytes that a TAB would otherwise
 // wait for as an import of its own (measured: 40 ms of CPU per TAB, none for --help).
-import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
 import { complete, SCRIPTS } from './complete.js';
-
-/** The top of the tree: completion describes every command, not just the ones below `completion`. */
-function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return root;
-}
 
 export function registerCompletion(program: Program, contextFor: ContextFor) {
   program
@@ -22,7 +15,7 @@ export function registerCompletion(program: Program, contextFor: ContextFor) {
     .allowUnknownOption()
     .action(async (words, _flags, self) => {
       const { io } = contextFor(self);
-      io.stdout.write(await complete(rootOf(self), words, io.env));
+      io.stdout.write(await complete(program, words, io.env));
     });
   return program
     .command('completion')

@@ -1,9 +1,7 @@
-// Tab completion, answered by leadctl itself (as cobra's and gh's `__complete`): the shell passes the
-// words typed so far and prints what comes back, so bash, zsh and fish read the same commander tree
-// that --help and `help --json` read (../help/spec.ts), and their scripts stay a few lines each.
-//
-// The answer: one candidate a line, `value<TAB>description`, already filtered by the word being
-// typed; or the one line `:files` when a file name goes there (the shell lists files itself).
+// Tab completion answered by leadctl itself (as cobra's and gh's `__complete`) from the commander tree
+// that --help and `help --json` read, so that the shells' scripts stay a few lines each. The answer:
+// one candidate a line, `value<TAB>description`, filtered by the word being typed; or the one line
+// `:files` when a file name goes there (the shell lists files itself).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type FlagSpec, flagSpec, visibleSubcommands } from '../help/spec.js';
 

@@ -1,23 +1,8 @@
 // `leadctl config set|get|unset|list|profiles|remove-profile|path` (./run.ts).
 import { Argument } from '@commander-js/extra-typings';
 import { CONFIG_KEYS } from '../../config/keys.js';
-import type { CommandContext, ContextFor, Program } from '../../session.js';
+import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
-import type { ConfigIo } from './run.js';
-
-/** Loaded when a subcommand runs: config/profiles.ts brings the config file's zod schema, which --help never needs. */
-async function configIo({ io, globals, signal }: CommandContext): Promise<ConfigIo> {
-  const { selectedProfileName } = await import('../../config/profiles.js');
-  return {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    stdin: io.stdin,
-    env: io.env,
-    profile: selectedProfileName(globals.profile, io.env),
-    quiet: Boolean(globals.quiet),
-    signal,
-  };
-}
 
 const keyArgument = () => new Argument('<key>', CONFIG_KEYS.join(', ')).choices(CONFIG_KEYS);
 
@@ -49,7 +34,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addArgument(keyArgument())
     .argument('[value]', 'the value (omit for api-key and db-url: read from stdin or prompted)')
     .action(async (key, value, _flags, self) => {
-      await (await run()).runConfigSet(key, value, await configIo(contextFor(self)));
+      await (await run()).runConfigSet(key, value, contextFor(self));
     });
   config
     .command('get')
@@ -61,11 +46,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
     .action(async (key, flags, self) => {
-      await (await run()).runConfigGet(
-        key,
-        { reveal: Boolean(flags.reveal) },
-        await configIo(contextFor(self)),
-      );
+      await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, contextFor(self));
     });
   config
     .command('unset')
@@ -77,7 +58,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     // No choices here: a misspelt key left by a hand edit must be removable too.
     .argument('<key>', CONFIG_KEYS.join(', '))
     .action(async (key, _flags, self) => {
-      await (await run()).runConfigUnset(key, await configIo(contextFor(self)));
+      await (await run()).runConfigUnset(key, contextFor(self));
     });
   config
     .command('list')
@@ -91,7 +72,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .action(async (flags, self) => {
       await (await run()).runConfigList(
         { reveal: Boolean(flags.reveal), json: Boolean(flags.json) },
-        await configIo(contextFor(self)),
+        contextFor(self),
       );
     });
   config
@@ -100,7 +81,7 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
     .option('--json', 'print a JSON array of {name, current}')
     .action(async (flags, self) => {
-      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, await configIo(contextFor(self)));
+      await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, contextFor(self));
     });
   config
     .command('remove-profile')
@@ -112,18 +93,14 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
     .argument('<profile>', 'the profile to remove')
     .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
     .action(async (profile, flags, self) => {
-      await (await run()).runConfigRemoveProfile(
-        profile,
-        { yes: Boolean(flags.yes) },
-        await configIo(contextFor(self)),
-      );
+      await (await run()).runConfigRemoveProfile(profile, { yes: Boolean(flags.yes) }, contextFor(self));
     });
   config
     .command('path')
     .description('print the path of the config file')
     .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
     .action(async (_flags, self) => {
-      await (await run()).runConfigPath(await configIo(contextFor(self)));
+      await (await run()).runConfigPath(contextFor(self));
     });
   return config;
 }

@@ -35,7 +35,7 @@ export function registerHelp(program: Program, contextFor: ContextFor) {
       ]),
     )
     .action(async (words, flags, self) => {
-      if (!flags.json) return showCommandHelp(program, words);
+      if (!flags.json) return commandHelp(program, words).outputHelp();
       const { contractJson } = await import('./spec.js');
       commandHelp(program, words);
       contextFor(self).io.stdout.write(contractJson(program, words));
@@ -65,122 +65,59 @@ export function registerHelp(program: Program, contextFor: ContextFor) {
 // one source: the README carries the same rows (test/e2e/help-topics.test.ts compares them), so text
 // is written as README markdown, with `code` spans that the terminal rendering strips.
 
-export interface EnvironmentRow {
-  variable: string;
-  /** The flag that sets the same thing, if any. */
-  flag: string;
-  /** The key of `leadctl config set`, if any. */
-  configKey: string;
-  meaning: string;
-}
-
-export const ENVIRONMENT: readonly EnvironmentRow[] = (
-  [
-    ['LEADCTL_API_KEY', '--api-key', 'api-key', 'the API key, sent as a Bearer token'],
-    ['LEADCTL_BASE_URL', '--base-url', 'base-url', 'the API base address; `/api/v1/...` is appended'],
-    ['LEADCTL_PROFILE', '--profile', '', 'the stored profile to use (default: `default`)'],
-    ['LEADCTL_TIMEOUT', '--timeout', 'timeout', 'seconds per request attempt (default: 30)'],
-    ['LEADCTL_DEBUG', '--verbose', '', '`1`: one stderr line per HTTP attempt, and stack traces on errors'],
-    ['NO_COLOR', '--no-color', '', 'any value: no colour anywhere'],
-    [
-      'LEADCTL_PAGER',
-      '--no-pager',
-      '',
-      'the pager for output on a terminal (before `PAGER`, default `less` with `LESS=FRX`); `cat`: none',
-    ],
-    [
-      'FORCE_COLOR',
-      '',
-      '',
-      'colour even when piped (into `less -R`), never in -o files; `0`: no effect; NO_COLOR wins',
-    ],
-    ['CLICOLOR_FORCE', '', '', 'the same as FORCE_COLOR'],
-    ['ACCESSIBLE', '', '', 'not `0`/`false`: plain progress lines'],
-    ['TERM', '', '', '`dumb`: no pager, no colour, plain progress lines'],
-    ['COLUMNS', '', '', 'the width a table fits when it is not written to a terminal (a pipe, -o)'],
-    [
-      'XDG_CONFIG_HOME',
-      '',
-      '',
-      'the config file is `$XDG_CONFIG_HOME/leadctl/config.json` (default: `~/.config/leadctl/config.json`)',
-    ],
-    [
-      'XDG_STATE_HOME',
-      '',
-      '',
-      'the usage ledger is `$XDG_STATE_HOME/leadctl/usage.json` (default: `~/.local/state/leadctl/usage.json`)',
-    ],
-    [
-      'XDG_DATA_HOME',
-      '--db',
-      '',
-      "sync's database is `$XDG_DATA_HOME/leadctl/leads.db` (default: `~/.local/share/leadctl/leads.db`)",
-    ],
-    [
-      'LEADCTL_MAX_BODY_BYTES',
-      '',
-      '',
-      'the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7',
-    ],
-    [
-      'HTTPS_PROXY',
-      '',
-      '',
-      'the proxy for https:// base URLs, as curl reads it (also `https_proxy`); `--verbose` names it',
-    ],
-    [
-      'HTTP_PROXY',
-      '',
-      '',
-      'the proxy for http:// base URLs, and for https:// when HTTPS_PROXY is unset (also `http_proxy`)',
-    ],
-    [
-      'NO_PROXY',
-      '',
-      '',
-      'hosts reached directly, not through the proxy: `host`, `.domain`, `host:port`, or `*` (also `no_proxy`)',
-    ],
-    [
-      'NODE_EXTRA_CA_CERTS',
-      '',
-      '',
-      'a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up',
-    ],
-  ] as const
-).map(([variable, flag, configKey, meaning]) => ({ variable, flag, configKey, meaning }));
+/** variable | the flag that sets the same | its `config set` key | meaning */
+export const ENVIRONMENT = tableRows(`
+LEADCTL_API_KEY | --api-key | api-key | the API key, sent as a Bearer token
+LEADCTL_BASE_URL | --base-url | base-url | the API base address; \`/api/v1/...\` is appended
+LEADCTL_PROFILE | --profile | - | the stored profile to use (default: \`default\`)
+LEADCTL_TIMEOUT | --timeout | timeout | seconds per request attempt (default: 30)
+LEADCTL_DEBUG | --verbose | - | \`1\`: one stderr line per HTTP attempt, and stack traces on errors
+NO_COLOR | --no-color | - | any value: no colour anywhere
+LEADCTL_PAGER | --no-pager | - | the pager for output on a terminal (before \`PAGER\`, default \`less\` with \`LESS=FRX\`); \`cat\`: none
+FORCE_COLOR | - | - | colour even when piped (into \`less -R\`), never in -o files; \`0\`: no effect; NO_COLOR wins
+CLICOLOR_FORCE | - | - | the same as FORCE_COLOR
+ACCESSIBLE | - | - | not \`0\`/\`false\`: plain progress lines
+TERM | - | - | \`dumb\`: no pager, no colour, plain progress lines
+COLUMNS | - | - | the width a table fits when it is not written to a terminal (a pipe, -o)
+XDG_CONFIG_HOME | - | - | the config file is \`$XDG_CONFIG_HOME/leadctl/config.json\` (default: \`~/.config/leadctl/config.json\`)
+XDG_STATE_HOME | - | - | the usage ledger is \`$XDG_STATE_HOME/leadctl/usage.json\` (default: \`~/.local/state/leadctl/usage.json\`)
+XDG_DATA_HOME | --db | - | sync's database is \`$XDG_DATA_HOME/leadctl/leads.db\` (default: \`~/.local/share/leadctl/leads.db\`)
+LEADCTL_MAX_BODY_BYTES | - | - | the largest response body read, in bytes (default: 16 MiB); past it the run stops with exit 7
+HTTPS_PROXY | - | - | the proxy for https:// base URLs, as curl reads it (also \`https_proxy\`); \`--verbose\` names it
+HTTP_PROXY | - | - | the proxy for http:// base URLs, and for https:// when HTTPS_PROXY is unset (also \`http_proxy\`)
+NO_PROXY | - | - | hosts reached directly, not through the proxy: \`host\`, \`.domain\`, \`host:port\`, or \`*\` (also \`no_proxy\`)
+NODE_EXTRA_CA_CERTS | - | - | a PEM file of extra CA certificates (a corporate proxy or CA), read by Node at start-up`).map(
+  ([variable = '', flag = '', configKey = '', meaning = '']) => ({ variable, flag, configKey, meaning }),
+);
 
 export const PRECEDENCE =
   'Each setting comes from a flag, an environment variable or the stored profile, and the first one ' +
   'found wins: flag > environment > profile > default. An empty variable counts as unset. ' +
   '`--retries` and `--max-wait` have no variable: use the flag or `leadctl config set`.';
 
-export interface ExitCodeRow {
-  code: number;
-  when: string;
+export const EXIT_CODES = tableRows(`
+0 | success (also: the reader of stdout went away)
+1 | unexpected internal error, or output that cannot be written (disk full)
+2 | bad usage or input: unknown option, missing argument, value out of range, bad config file, 400/404/422 or another 4xx from the server
+3 | no API key configured, or 401
+4 | 403: account deactivated, or a plan without API access
+5 | 429 whose wait exceeds \`--max-wait\` (or retries on 429 exhausted)
+6 | server or network failure after retries (5xx, refused, reset, timeout, DNS)
+7 | the server answered something that is not a valid response (not JSON, wrong shape, a redirect)
+129 | SIGHUP (the terminal closed): stopped as on Ctrl-C
+130 | interrupted (Ctrl-C): the rows received are left in the partial file stderr names
+143 | SIGTERM (kill, a service manager): stopped as on Ctrl-C`).map(([code, when = '']) => ({
+  code: Number(code),
+  when,
+}));
+
+/** A table written one row a line, cells between ` | `, `-` for an empty one. */
+function tableRows(text: string): string[][] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' | ').map((cell) => (cell === '-' ? '' : cell)));
 }
-
-export const EXIT_CODES: readonly ExitCodeRow[] = [
-  { code: 0, when: 'success (also: the reader of stdout went away)' },
-  { code: 1, when: 'unexpected internal error, or output that cannot be written (disk full)' },
-  {
-    code: 2,
-    when: 'bad usage or input: unknown option, missing argument, value out of range, bad config file, 400/404/422 or another 4xx from the server',
-  },
-  { code: 3, when: 'no API key configured, or 401' },
-  { code: 4, when: '403: account deactivated, or a plan without API access' },
-  { code: 5, when: '429 whose wait exceeds `--max-wait` (or retries on 429 exhausted)' },
-  { code: 6, when: 'server or network failure after retries (5xx, refused, reset, timeout, DNS)' },
-  {
-    code: 7,
-    when: 'the server answered something that is not a valid response (not JSON, wrong shape, a redirect)',
-  },
-  { code: 129, when: 'SIGHUP (the terminal closed): stopped as on Ctrl-C' },
-  { code: 130, when: 'interrupted (Ctrl-C): the rows received are left in the partial file stderr names' },
-  { code: 143, when: 'SIGTERM (kill, a service manager): stopped as on Ctrl-C' },
-];
-
-// The text of the help topics, rendered for a terminal from the tables above, and the help of a
-// command named by words (`leadctl help config set`).
 
 const WIDTH = 80;
 
@@ -204,11 +141,7 @@ export function exitCodesTopic(): string {
   return `Exit codes\n\n${entries.join('\n')}\n`;
 }
 
-/** `help config set`: the help of that command; words that name no command are a usage error. */
-function showCommandHelp(program: CommandUnknownOpts, words: string[]): void {
-  commandHelp(program, words).outputHelp();
-}
-
+/** `help config set`: that command; words that name no command are a usage error. */
 function commandHelp(program: CommandUnknownOpts, words: string[]): CommandUnknownOpts {
   let target = program;
   for (const word of words) {

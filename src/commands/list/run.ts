@@ -1,10 +1,10 @@
-// leads and history: one page with a footer, or many pages (--all, --max-items, --since,
-// --checkpoint) streamed in order through the paginator, ending with what was written and the
-// requests it took.
+// leads and history: one page with a footer, or many pages (--all, --max-items, --since, --checkpoint)
+// streamed in order, ending with what was written and the requests it took.
 
 import { LeadError, UsageError } from '../../api/errors.js';
 import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
 import { RequestBudget } from '../../api/request-budget.js';
+import type { Meta } from '../../api/schemas.js';
 import { parseSince } from '../../api/timestamp.js';
 import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
 import { appendUndoPoint } from '../../output/destination.js';
@@ -201,17 +201,7 @@ function capError(max: number, flags: ListFlags): LeadError {
   });
 }
 
-// The notices that follow a single page (where the user is and how to get the rest) and the
-// progress line of a walk over many pages (sync's too).
-
 const count = formatCount;
-
-export interface FooterMeta {
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-}
 
 /** The options that shaped the page, which the next page's command must repeat to continue it. */
 export interface PageShape {
@@ -221,7 +211,8 @@ export interface PageShape {
   where?: readonly { text: string }[] | undefined;
 }
 
-export function pageFooter(meta: FooterMeta, shown: number, noun: string, shape: PageShape = {}): string {
+/** After a single page: where the user is and how to get the rest. */
+function pageFooter(meta: Meta, shown: number, noun: string, shape: PageShape = {}): string {
   if (shown === 0) {
     if (meta.total === 0) return `No ${noun}.`;
     return `No ${noun} on page ${count(meta.page)}: there are ${count(meta.total)} ${noun} on ${count(meta.totalPages)} pages of ${meta.limit}.`;
@@ -245,6 +236,7 @@ function shellWord(text: string): string {
   return /^[\w,.@%+=:/-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
+/** The progress line of a walk over many pages (sync's too). */
 export function progressLine(
   noun: string,
   p: { pagesFetched: number; totalPages: number; itemsYielded: number; total: number },
