@@ -112,7 +112,7 @@ const CHECKS: Record<ConfigKey, (raw: string) => Check> = {
   'db-url': (raw) =>
     /^postgres(ql)?:\/\//i.test(raw) && URL.canParse(raw)
       ? { ok: true, value: raw }
-      : { ok: false, expected: 'expected a postgres:// or postgresql:// URL', hideValue: true },
+      : { ok: false, expected: 'expected a postgres:// or postgresql:// URL' },
 };
 
 const NUMERIC_KEYS: ReadonlySet<ConfigKey> = new Set(['timeout', 'retries', 'max-wait']);
@@ -161,8 +161,8 @@ export function parseStoredValue<K extends ConfigKey>(
 /** `invalid --timeout "abc": …`, `invalid timeout "-1" in profile "default" (/x/config.json): …`. */
 function invalidValueError(key: ConfigKey, shown: string, origin: ValueOrigin, expected: string) {
   // The API key is never echoed, not even a wrong one: it may be a real key pasted in the wrong place.
-  // A base URL with a user name, password or query is shown without them, parsed or not.
-  const redacted = key === 'base-url' && /[@?#]/.test(shown);
+  // A URL with a user name, password or query is shown without them, parsed or not.
+  const redacted = (key === 'base-url' || key === 'db-url') && /[@?#]/.test(shown);
   const value = key === 'api-key' ? '' : ` ${redacted ? `"${redactUrl(shown)}"` : quote(shown)}`;
   switch (origin.kind) {
     case 'flag':

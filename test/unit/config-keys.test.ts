@@ -39,6 +39,12 @@ describe('parseConfigValue', () => {
     expect(() => parseConfigValue(key, raw, argument)).toThrow(expected);
   });
 
+  it('never echoes the password of a db-url it refuses', () => {
+    expect(() => parseConfigValue('db-url', 'mysql://user:hunter2@db.test/leads', argument)).toThrow(
+      'invalid db-url "mysql://***@db.test/leads": expected a postgres:// or postgresql:// URL',
+    );
+  });
+
   it('quotes a value with control characters escaped', () => {
     expect(() => parseConfigValue('format', 'x\u001b[31m', { kind: 'flag', name: '--format' })).toThrow(
       'invalid --format "x\\u001b[31m": expected one of',
