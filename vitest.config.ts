@@ -7,10 +7,11 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     // The developer's NO_COLOR, TERM, COLUMNS, LEADCTL_*, proxies and config never reach a test.
     setupFiles: ['test/helpers/clean-process-env.ts'],
-    // e2e tests spawn the built binary and sandbox servers: forks isolate them best.
+    // Forks, not threads: runCli (test/helpers/cli.ts) enters a test's cwd with process.chdir, which
+    // worker threads refuse, and main() traps signals for the process it runs in.
     pool: 'forks',
-    // Most test time is spent waiting on a spawned leadctl or a server, not computing: vitest's default
-    // (one worker per core but one) runs a 2-core machine's files one at a time and leaves a core idle.
+    // Part of the time goes waiting on a spawned leadctl or a server: vitest's default (one worker per
+    // core but one) runs a 2-core machine's files one at a time and leaves a core idle.
     maxWorkers: availableParallelism() + 1,
     // A safety net for a test that hangs, never a bound on speed: a loaded laptop runs the suite several
     // times slower than an idle machine, and no test may fail for that alone.

@@ -8,14 +8,13 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { CommandSpec } from '../../src/commands/help/spec.js';
-import { cleanEnv, tempConfigHome } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { cleanEnv, runCli, tempConfigHome } from '../helpers/cli.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 beforeAll(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterAll(() => server.close());
 
@@ -29,14 +28,14 @@ function lastJsonError(stderr: string): { exit: number; code: string; message: s
   return parsed.error;
 }
 
-const { commands } = JSON.parse((await runInProcess(['help', '--json'])).stdout) as {
+const { commands } = JSON.parse((await runCli(['help', '--json'])).stdout) as {
   commands: CommandSpec[];
 };
 
 describe('every command with --json', () => {
   it.each(commands.map((command) => [command.name]))('%s --json', async (name) => {
     // No base URL and no key: nothing here can reach a network.
-    const { exitCode, stdout, stderr } = await runInProcess([...name.split(' '), '--json']);
+    const { exitCode, stdout, stderr } = await runCli([...name.split(' '), '--json']);
     if (stdout !== '') expect(() => JSON.parse(stdout)).not.toThrow();
     if (exitCode === 0) return;
     const error = lastJsonError(stderr);
@@ -48,12 +47,7 @@ describe('every command with --json', () => {
 
 describe('an agent reads the failure off stderr', () => {
   it('leads --json without a key: exit 3, no_api_key, after the lines a person reads', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess([
-      'leads',
-      '--json',
-      '--base-url',
-      server.baseUrl,
-    ]);
+    const { exitCode, stdout, stderr } = await runCli(['leads', '--json', '--base-url', server.baseUrl]);
     expect({ exitCode, stdout }).toEqual({ exitCode: 3, stdout: '' });
     const error = {
       exit: 3,
@@ -65,17 +59,11 @@ describe('an agent reads the failure off stderr', () => {
   });
 
   it('with --verbose the stack comes before the JSON line, which stays last', async () => {
-    const { exitCode, stderr } = await runInProcess([
-      'leads',
-      '--json',
-      '--verbose',
-      '--base-url',
-      server.baseUrl,
-    ]);
+    const { exitCode, stderr } = await runCli(['leads', '--json', '--verbose', '--base-url', server.baseUrl]);
     expect(exitCode).toBe(3);
     expect(stderr).toMatch(/\n {4}at /);
     expect(lastJsonError(stderr).code).toBe('no_api_key');
-    const refused = await runInProcess(['leads', '--limt', '5', '--verbose']);
+    const refused = await runCli(['leads', '--limt', '5', '--verbose']);
     expect(refused.stderr).not.toMatch(/\n {4}at /);
   });
 
@@ -84,7 +72,7 @@ describe('an agent reads the failure off stderr', () => {
     async (format) => {
       server.route('GET', '/api/v1/history', json(403, { detail: 'Account deactivated' }));
       const args = ['history', '--base-url', server.baseUrl, '--api-key', 'k-12345678'];
-      const asked = await runInProcess([...args, ...format]);
+      const asked = await runCli([...args, ...format]);
       expect(lastJsonError(asked.stderr)).toEqual({
         exit: 4,
         code: 'forbidden',
@@ -92,7 +80,7 @@ describe('an agent reads the failure off stderr', () => {
         hint: "the account may be deactivated, or its plan may not include API access: check the account's plan and API settings",
         status: 403,
       });
-      const plain = await runInProcess([...args, '-f', 'csv']);
+      const plain = await runCli([...args, '-f', 'csv']);
       expect(plain.stderr).not.toContain('{"error"');
       expect(plain.exitCode).toBe(4);
     },
@@ -104,7 +92,7 @@ describe('an agent reads the failure off stderr', () => {
     server.route('GET', '/api/v1/leads', json(200, page), json(403, { detail: 'Account deactivated' }));
     const out = join(tempDir('agent'), 'leads.ndjson');
     const args = ['leads', '--all', '--limit', '2', '--concurrency', '1', '-o', out, '--json'];
-    const { exitCode, stderr } = await runInProcess([
+    const { exitCode, stderr } = await runCli([
       ...args,
       '--base-url',
       server.baseUrl,
@@ -120,7 +108,7 @@ describe('an agent reads the failure off stderr', () => {
 
   it('a 401 names where the key came from, in text and JSON alike', async () => {
     server.route('GET', '/api/v1/leads', json(401, { error: 'bad key' }));
-    const { stderr } = await runInProcess(['leads', '--json', '--base-url', server.baseUrl], {
+    const { stderr } = await runCli(['leads', '--json', '--base-url', server.baseUrl], {
       env: { LEADCTL_API_KEY: 'k-12345678' },
     });
     const error = lastJsonError(stderr);

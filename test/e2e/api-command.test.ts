@@ -4,13 +4,13 @@
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigHome } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer, text } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer, text } from '../helpers/fake-server.js';
 
 const KEY = 'sk_test_api_command_key_9876';
-let server: OddServer;
+let server: FakeServer;
 let env: Record<string, string>;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   env = { XDG_CONFIG_HOME: await tempConfigHome(), LEADCTL_BASE_URL: server.baseUrl, LEADCTL_API_KEY: KEY };
 });
 afterEach(() => server.close());

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Bend, type BentServer, bentServerForTest, honest, leadsList } from '../helpers/bent-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { type Bend, type BentServer, bentServerForTest, honest, leadsList } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;

@@ -4,13 +4,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempConfigHome } from '../helpers/cli.js';
-import { type Answer, json, startOddServer } from '../helpers/odd-server.js';
+import { type Answer, json, startFakeServer } from '../helpers/fake-server.js';
 import { runInPty } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('search --input on a terminal', () => {
   it('shows the first search as a table before the second is answered', async () => {
-    const server = await startOddServer();
+    const server = await startFakeServer();
     onTestFinished(() => server.close());
     let release = () => {};
     const held = new Promise<void>((resolve) => {

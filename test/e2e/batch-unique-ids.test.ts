@@ -4,7 +4,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
-import { json, startOddServer } from '../helpers/odd-server.js';
+import { json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const found = (results: unknown[]) =>
@@ -12,7 +12,7 @@ const found = (results: unknown[]) =>
 
 describe('search --input --unique and results without a place_id', () => {
   it('stops at the search whose result has no place_id; without --unique the result is written as sent', async () => {
-    const server = await startOddServer();
+    const server = await startFakeServer();
     onTestFinished(() => server.close());
     server.route(
       'POST',

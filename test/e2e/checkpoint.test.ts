@@ -6,6 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import {
   type Bend,
   type BentServer,
@@ -13,8 +14,7 @@ import {
   honest,
   type Lead,
   leadsList,
-} from '../helpers/bent-server.js';
-import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+} from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;

@@ -6,10 +6,10 @@ import {
   LeadClient,
   type LeadClientOptions,
 } from '../../src/api/client.js';
-import { createFakeClock, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { createFakeClock, type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 
 const KEY = 'lk_live_secret_0123456789';
-let server: OddServer;
+let server: FakeServer;
 let client: LeadClient | undefined;
 
 function makeClient(options: Partial<LeadClientOptions> = {}): LeadClient {
@@ -18,7 +18,7 @@ function makeClient(options: Partial<LeadClientOptions> = {}): LeadClient {
 }
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(async () => {
   await client?.close();

@@ -16,19 +16,19 @@ import {
 import {
   createFakeClock,
   type FakeClock,
+  type FakeServer,
   json,
-  type OddServer,
   reset,
   silence,
   stall,
-  startOddServer,
+  startFakeServer,
   text,
-} from '../helpers/odd-server.js';
+} from '../helpers/fake-server.js';
 
 const KEY = 'lk_live_secret_0123456789';
 const LEADS = '/api/v1/leads';
 const emptyPage = json(200, { leads: [], meta: { total: 0 } });
-let server: OddServer;
+let server: FakeServer;
 let client: LeadClient | undefined;
 let clock: FakeClock;
 
@@ -50,7 +50,7 @@ async function failure(promise: Promise<unknown>): Promise<LeadError> {
 }
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   clock = createFakeClock();
 });
 afterEach(async () => {
@@ -186,7 +186,7 @@ describe('5xx and network failures: retried with backoff', () => {
   });
 
   it('says it cannot reach a port nobody listens on', async () => {
-    const gone = await startOddServer();
+    const gone = await startFakeServer();
     await gone.close();
     const error = await failure(makeClient({ baseUrl: gone.baseUrl, retries: 1 }).listLeads({}));
     const port = new URL(gone.baseUrl).port;
@@ -219,7 +219,7 @@ describe('answers that are not a valid response', () => {
   });
 
   it('a redirect is not followed: the other origin receives nothing', async () => {
-    const elsewhere = await startOddServer();
+    const elsewhere = await startFakeServer();
     try {
       server.route(
         'GET',

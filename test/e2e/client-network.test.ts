@@ -11,19 +11,19 @@ import { type ConnectProxy, startConnectProxy } from '../helpers/connect-proxy.j
 import {
   createFakeClock,
   type FakeClock,
+  type FakeServer,
   json,
-  type OddServer,
   reset,
   silence,
-  startOddServer,
-} from '../helpers/odd-server.js';
+  startFakeServer,
+} from '../helpers/fake-server.js';
 
 const KEY = 'lk_live_secret_0123456789';
 const SEARCH = '/api/v1/search';
 const LEADS = '/api/v1/leads';
 const found = json(200, { results: [{ place_id: 'p1', name: 'Ace Plumbing' }], count: 1 });
 const page = { leads: [{ id: 'l1', name: 'Ace' }], meta: { page: 1, limit: 100, total: 1, totalPages: 1 } };
-let server: OddServer;
+let server: FakeServer;
 let clock: FakeClock;
 let client: LeadClient | undefined;
 
@@ -44,7 +44,7 @@ async function failure(promise: Promise<unknown>): Promise<LeadError> {
 const posts = () => server.requests.filter((r) => r.method === 'POST');
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   clock = createFakeClock();
 });
 afterEach(async () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const CHECKED_IN = {
   bash: 'completions/leadctl.bash',
@@ -13,7 +13,7 @@ const CHECKED_IN = {
 
 describe('completions/ is up to date', () => {
   it.each(Object.entries(CHECKED_IN))('%s: %s equals `leadctl completion` output', async (shell, file) => {
-    const result = await runInProcess(['completion', shell]);
+    const result = await runCli(['completion', shell]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const checkedIn = readFileSync(resolve(import.meta.dirname, '../..', file), 'utf8');

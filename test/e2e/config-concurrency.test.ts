@@ -4,7 +4,7 @@
 import { chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runBinary, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('config writes', () => {
@@ -12,7 +12,7 @@ describe('config writes', () => {
     const home = tempDir('config-race');
     const env = { XDG_CONFIG_HOME: home };
     const runs = Array.from({ length: 20 }, (_, i) =>
-      runCli(
+      runBinary(
         ['--profile', `p${i % 10}`, 'config', 'set', i < 10 ? 'timeout' : 'retries', String((i % 10) + 1)],
         {
           env,
@@ -35,9 +35,9 @@ describe('config writes', () => {
     expect((await runCli(['--profile', 'old', 'config', 'set', 'timeout', '9'], { env })).exitCode).toBe(0);
     const results = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) =>
-        runCli(['--profile', `p${i}`, 'config', 'set', 'timeout', String(i + 1)], { env }),
+        runBinary(['--profile', `p${i}`, 'config', 'set', 'timeout', String(i + 1)], { env }),
       ),
-      runCli(['config', 'remove-profile', 'old', '--yes'], { env }),
+      runBinary(['config', 'remove-profile', 'old', '--yes'], { env }),
     ]);
     expect(results.map((r) => r.exitCode)).toEqual(Array(11).fill(0));
     const { profiles } = JSON.parse(await readFile(join(home, 'leadctl', 'config.json'), 'utf8'));

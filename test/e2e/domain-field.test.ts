@@ -4,13 +4,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { runInProcess } from '../helpers/in-process.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 import { readWorkbook } from '../helpers/xlsx-read.js';
 
-let server: OddServer;
+let server: FakeServer;
 const RESULTS = [
   { place_id: 'p1', name: 'Shop UK', website: 'https://www.shop.example.co.uk/x', lat: 51.5, lng: -0.12 },
   { place_id: 'p2', name: 'Joe', website: 'http://joes.wordpress.com', lat: 30.2, lng: -97.7 },
@@ -20,7 +20,7 @@ const RESULTS = [
 const DOMAINS = ['example.co.uk', 'joes.wordpress.com', '', ''];
 
 beforeAll(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   server.route(
     'POST',
     '/api/v1/search',
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const search = (args: string[], env: Record<string, string> = {}) =>
-  runInProcess(['search', 'q', '-l', 'l', ...args, '--base-url', server.baseUrl, '--api-key', 'k-test'], {
+  runCli(['search', 'q', '-l', 'l', ...args, '--base-url', server.baseUrl, '--api-key', 'k-test'], {
     env,
   });
 

@@ -6,14 +6,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 let home: string;
 
 beforeAll(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   home = await tempConfigHome();
 });
 afterAll(() => server.close());

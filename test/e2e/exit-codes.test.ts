@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, cleanEnv, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, cleanEnv, runBinary, spawnCli, tempConfigHome } from '../helpers/cli.js';
 
 let sandbox: SandboxHandle;
 let home: string;
@@ -32,7 +32,9 @@ afterAll(() => sandbox.close());
 
 describe('exit codes', () => {
   it('0: success', async () => {
-    const r = await runCli(['leads', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], { env: env() });
+    const r = await runBinary(['leads', '--base-url', sandbox.url, '--api-key', sandbox.apiKey], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
   });
 
@@ -53,7 +55,7 @@ describe('exit codes', () => {
   });
 
   it('2: an unknown option, with a suggestion', async () => {
-    const r = await runCli(['leads', '--limt', '5'], { env: env() });
+    const r = await runBinary(['leads', '--limt', '5'], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^leadctl: unknown option '--limt'/);
     expect(r.stderr).toContain('--limit');
@@ -66,9 +68,12 @@ describe('exit codes', () => {
       '{"detail":[{"loc":["body","location"],"msg":"unknown place"}]}',
     );
     try {
-      const r = await runCli(['search', 'plumber', '-l', 'Atlantis', '--base-url', url, '--api-key', 'k'], {
-        env: env(),
-      });
+      const r = await runBinary(
+        ['search', 'plumber', '-l', 'Atlantis', '--base-url', url, '--api-key', 'k'],
+        {
+          env: env(),
+        },
+      );
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('unknown place');
     } finally {
@@ -77,21 +82,21 @@ describe('exit codes', () => {
   });
 
   it('2: no base URL says the ways to set one', async () => {
-    const r = await runCli(['leads', '--api-key', 'k'], { env: env() });
+    const r = await runBinary(['leads', '--api-key', 'k'], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('LEADCTL_BASE_URL');
     expect(r.stderr).toContain('--sandbox');
   });
 
   it('3: no API key configured', async () => {
-    const r = await runCli(['leads', '--base-url', sandbox.url], { env: env() });
+    const r = await runBinary(['leads', '--base-url', sandbox.url], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('leadctl config set api-key');
     expect(sandbox.requests.some((q) => q.authorization === undefined)).toBe(false);
   });
 
   it('3: 401 for a wrong key, and the key is not echoed', async () => {
-    const r = await runCli(['leads', '--base-url', sandbox.url, '--api-key', 'sk_wrong_secret_1234'], {
+    const r = await runBinary(['leads', '--base-url', sandbox.url, '--api-key', 'sk_wrong_secret_1234'], {
       env: env(),
     });
     expect(r.exitCode).toBe(3);
@@ -99,7 +104,7 @@ describe('exit codes', () => {
   });
 
   it('4: 403 for a deactivated account', async () => {
-    const r = await runCli(['leads', '--base-url', sandbox.url, '--api-key', sandbox.keys.deactivated], {
+    const r = await runBinary(['leads', '--base-url', sandbox.url, '--api-key', sandbox.keys.deactivated], {
       env: env(),
     });
     expect(r.exitCode).toBe(4);
@@ -109,7 +114,7 @@ describe('exit codes', () => {
   it('5: a rate limit hours away stops at once with the reset time', async () => {
     const limited = await startSandbox({ dailyLimit: 0 });
     try {
-      const r = await runCli(['leads', '--base-url', limited.url, '--api-key', limited.apiKey], {
+      const r = await runBinary(['leads', '--base-url', limited.url, '--api-key', limited.apiKey], {
         env: env(),
       });
       expect(r.exitCode).toBe(5);
@@ -124,7 +129,7 @@ describe('exit codes', () => {
   it('6: a server that keeps failing, after the retries', async () => {
     const failing = await startSandbox({ failRate: 1 });
     try {
-      const r = await runCli(
+      const r = await runBinary(
         ['leads', '--retries', '1', '--base-url', failing.url, '--api-key', failing.apiKey],
         {
           env: env(),
@@ -140,7 +145,9 @@ describe('exit codes', () => {
   it('6: nothing listening', async () => {
     const { url, server } = await fixedServer(200, 'application/json', '{}');
     await new Promise((resolve) => server.close(resolve));
-    const r = await runCli(['leads', '--retries', '0', '--base-url', url, '--api-key', 'k'], { env: env() });
+    const r = await runBinary(['leads', '--retries', '0', '--base-url', url, '--api-key', 'k'], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toMatch(/refused/i);
   });
@@ -152,7 +159,7 @@ describe('exit codes', () => {
       '<html><body>Welcome to nginx!</body></html>',
     );
     try {
-      const r = await runCli(['leads', '--base-url', url, '--api-key', 'k'], { env: env() });
+      const r = await runBinary(['leads', '--base-url', url, '--api-key', 'k'], { env: env() });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toContain('200');
       expect(r.stderr).toContain('Welcome to nginx');

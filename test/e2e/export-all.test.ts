@@ -88,7 +88,7 @@ describe('leadctl leads --all', () => {
     expect(exitCode).toBe(0);
     expect(ids).toEqual(expected);
     expect(flaky.requests.some((q) => q.status === 500)).toBe(true);
-  }, 60_000);
+  });
 
   it.each([1, 4, 8])(
     'loses and repeats nothing while leads are saved during the run (concurrency %i)',

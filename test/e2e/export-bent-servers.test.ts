@@ -2,8 +2,8 @@
 // either exports exactly (every distinct lead once, in the server's order) or stops with exit 7 and a
 // line saying what the server did and how much was written. Never `exit 0` with leads missing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/fake-server.js';
 
 let home: string;
 beforeAll(async () => {

@@ -5,12 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT, EXIT_CODES } from '../../src/commands/help/command.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const CONFIG_DOC = readFileSync(resolve(import.meta.dirname, '../../docs/config.md'), 'utf8');
@@ -60,7 +60,7 @@ describe('help topics', () => {
   });
 
   it('leadctl help environment: every variable, its flag, config key and meaning, and the precedence', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['help', 'environment']);
+    const { exitCode, stdout, stderr } = await runCli(['help', 'environment']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     expect(plain(stdout)).toContain('flag > environment > profile > default');
@@ -73,33 +73,33 @@ describe('help topics', () => {
   });
 
   it('leadctl help exit-codes: every code and when', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['help', 'exit-codes']);
+    const { exitCode, stdout, stderr } = await runCli(['help', 'exit-codes']);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     for (const row of EXIT_CODES) expect(plain(stdout)).toContain(plain(`${row.code} ${row.when}`));
   });
 
   it('the root --help points to both topics', async () => {
-    const { stdout } = await runInProcess(['--help']);
+    const { stdout } = await runCli(['--help']);
     expect(stdout).toContain('leadctl help environment');
     expect(stdout).toContain('leadctl help exit-codes');
   });
 
   it('leadctl help <command> shows that command’s help and exits 0', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['help', 'config', 'set']);
+    const { exitCode, stdout, stderr } = await runCli(['help', 'config', 'set']);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(stdout).toMatch(/^Usage: leadctl config set /);
   });
 
   it('a group’s own help command (leadctl config help set) exits 0 too', async () => {
-    const { exitCode, stdout } = await runInProcess(['config', 'help', 'set']);
+    const { exitCode, stdout } = await runCli(['config', 'help', 'set']);
     expect(exitCode).toBe(0);
     expect(stdout).toMatch(/^Usage: leadctl config set /);
   });
 
   it('leadctl help <unknown> is exit 2 and lists the topics', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['help', 'enviroment']);
+    const { exitCode, stdout, stderr } = await runCli(['help', 'enviroment']);
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(

@@ -2,7 +2,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 
 function commandPaths(command: CommandUnknownOpts, prefix: string[] = []): string[][] {
   return command.commands
@@ -17,7 +17,7 @@ describe('--help', () => {
   it.each(paths.map((path) => [path.join(' ') || '(root)', path]))(
     '%s ends with real examples',
     async (_name, path) => {
-      const { exitCode, stdout, stderr } = await runInProcess([...(path as string[]), '--help']);
+      const { exitCode, stdout, stderr } = await runCli([...(path as string[]), '--help']);
       expect(exitCode).toBe(0);
       expect(stderr).toBe('');
       const examples = stdout.split('\nExamples:\n')[1] ?? '';
@@ -28,7 +28,7 @@ describe('--help', () => {
   );
 
   it('an unknown command suggests the nearest one', async () => {
-    const { exitCode, stderr } = await runInProcess(['serch', 'plumber']);
+    const { exitCode, stderr } = await runCli(['serch', 'plumber']);
     expect(exitCode).toBe(2);
     expect(stderr).toBe("leadctl: unknown command 'serch'\ndid you mean search?\n");
   });

@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { type Answer, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type Answer, type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

@@ -4,13 +4,13 @@
 // leadctl's commands or variables. In-process, against a real HTTP server of the test's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeadClient, type LeadError } from '../../src/index.js';
-import { json, type OddServer, startOddServer, text } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer, text } from '../helpers/fake-server.js';
 
 const KEY = 'sk_live_echoed_secret_0123456789';
-let server: OddServer;
+let server: FakeServer;
 
 beforeAll(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterAll(() => server.close());
 

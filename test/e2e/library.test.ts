@@ -16,10 +16,10 @@ import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import {
   createFakeClock,
   type FakeClock,
+  type FakeServer,
   json,
-  type OddServer,
-  startOddServer,
-} from '../helpers/odd-server.js';
+  startFakeServer,
+} from '../helpers/fake-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let sandbox: SandboxHandle;
@@ -74,7 +74,7 @@ describe('LeadClient as a library user calls it', () => {
   const LEADS = '/api/v1/leads';
   const found = json(200, { results: [], count: 0, query: 'plumber', location: 'Austin' });
   const onePage = json(200, { leads: [], meta: { page: 1, limit: 25, total: 0, totalPages: 0 } });
-  let server: OddServer;
+  let server: FakeServer;
   let clock: FakeClock;
   const clients: LeadClient[] = [];
   const client = (options: Partial<LeadClientOptions> = {}) => {
@@ -89,7 +89,7 @@ describe('LeadClient as a library user calls it', () => {
     );
 
   beforeEach(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
     clock = createFakeClock();
   });
   afterEach(async () => {

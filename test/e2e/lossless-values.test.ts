@@ -4,12 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

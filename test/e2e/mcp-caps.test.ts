@@ -3,9 +3,9 @@
 // ledger written after every call, --read-only and --tools. The server counts what really arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { type Answer, type FakeServer, json, silence, startFakeServer } from '../helpers/fake-server.js';
 import { apiRoot, readLedger, today, writeLedger } from '../helpers/ledger.js';
 import { callTool, type McpProcess, readContent, startMcp } from '../helpers/mcp-session.js';
-import { type Answer, json, type OddServer, silence, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SEARCH = { query: 'plumber', location: 'Austin' };
@@ -22,9 +22,9 @@ const slowly =
     setTimeout(() => answer(res, request, destroy), ms);
 
 describe('live-search caps', () => {
-  let server: OddServer;
+  let server: FakeServer;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
     server.route(
       'GET',
       '/api/v1/leads',
@@ -159,9 +159,9 @@ describe('live-search caps', () => {
 });
 
 describe('which tools the host sees', () => {
-  let server: OddServer;
+  let server: FakeServer;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
   });
   afterAll(() => server.close());
   const env = () => ({ LEADCTL_BASE_URL: server.baseUrl, LEADCTL_API_KEY: 'lk_test_tools_0123456789' });

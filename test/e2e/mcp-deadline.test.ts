@@ -3,13 +3,13 @@
 // and one that keeps asking to wait, leadctl answers first, in its own words. The calls run side by
 // side: each takes the server's whole deadline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeServer, json, silence, startFakeServer } from '../helpers/fake-server.js';
 import { callTool, readContent, startMcp } from '../helpers/mcp-session.js';
-import { json, type OddServer, silence, startOddServer } from '../helpers/odd-server.js';
 
 describe('every tool call answers before the host gives up', () => {
-  let server: OddServer;
+  let server: FakeServer;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
     // With the defaults (30 s per attempt, 3 retries) this took 121 s.
     server.route('GET', '/api/v1/leads', silence);
     // 5 waits of 10 s each, every one within --max-wait: 50 s in all.

@@ -2,8 +2,8 @@
 // already saved, saved leads found by their words, a 5,000-result search cut into parts that come
 // back without a request, `fields`, and progress notifications while paging.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { callTool, readContent, startMcp } from '../helpers/mcp-session.js';
-import { type Answer, json, type OddServer, startOddServer } from '../helpers/odd-server.js';
 
 const LEADS = '/api/v1/leads';
 
@@ -64,10 +64,10 @@ const results = [
 ];
 
 describe('the lead task', () => {
-  let server: OddServer;
+  let server: FakeServer;
   let env: Record<string, string>;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
     env = { LEADCTL_BASE_URL: server.baseUrl, LEADCTL_API_KEY: 'lk_test_leads_0123456789' };
   });
   afterAll(() => server.close());

@@ -1,15 +1,15 @@
 // A session that always ends clean: a host that cancels a call and then closes stdin gets exit 0,
 // and the request the cancelled call sent is in the usage ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeServer, json, silence, startFakeServer } from '../helpers/fake-server.js';
 import { readLedger, today } from '../helpers/ledger.js';
 import { callTool, startMcp } from '../helpers/mcp-session.js';
-import { json, type OddServer, silence, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('leadctl mcp ends clean', () => {
-  let server: OddServer;
+  let server: FakeServer;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
   });
   afterAll(() => server.close());
 

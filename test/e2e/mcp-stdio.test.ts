@@ -3,7 +3,7 @@
 // server echoes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'lk_live_mcp_secret_4e1c9d';
@@ -113,9 +113,9 @@ describe('leadctl mcp on stdio', () => {
 });
 
 describe('the API key never appears', () => {
-  let server: OddServer;
+  let server: FakeServer;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
   });
   afterAll(() => server.close());
 

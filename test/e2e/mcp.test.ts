@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 interface Session {
@@ -287,15 +287,15 @@ describe('leadctl mcp against the sandbox', () => {
 });
 
 describe('leadctl mcp against a server that rate-limits and fails', () => {
-  let server: OddServer;
+  let server: FakeServer;
   let env: Record<string, string>;
   beforeAll(async () => {
-    server = await startOddServer();
+    server = await startFakeServer();
     env = { LEADCTL_BASE_URL: server.baseUrl, LEADCTL_API_KEY: 'lk_test_mcp_0123456789' };
   });
   afterAll(() => server.close());
   /** Routes GET /leads to `answers` afresh and returns the requests it receives from now on. */
-  function scriptLeads(...answers: Parameters<OddServer['route']>[2][]) {
+  function scriptLeads(...answers: Parameters<FakeServer['route']>[2][]) {
     server.route('GET', LEADS, ...answers);
     const before = server.requests.length;
     return () => server.requests.slice(before);

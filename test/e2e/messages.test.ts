@@ -2,16 +2,16 @@
 // sunset, a rejected key's real source, TLS spoken to a plain-http port. Each through the built binary.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const LEADS = '/api/v1/leads';
 const page = { leads: [{ id: 'a', name: 'Acme' }], meta: { page: 1, limit: 25, total: 1, totalPages: 1 } };
-let server: OddServer;
+let server: FakeServer;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   env = { XDG_CONFIG_HOME: tempDir('messages') };
 });
 afterEach(() => server.close());

@@ -10,15 +10,15 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type ConnectProxy, startConnectProxy } from '../helpers/connect-proxy.js';
+import { type FakeServer, json, reset, startFakeServer } from '../helpers/fake-server.js';
 import { readLedger, today } from '../helpers/ledger.js';
-import { json, type OddServer, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const page = { leads: [{ id: 'l1', name: 'Ace' }], meta: { page: 1, limit: 25, total: 1, totalPages: 1 } };
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

@@ -3,12 +3,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { json, type OddServer, startOddServer, text } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer, text } from '../helpers/fake-server.js';
 
-let server: OddServer;
+let server: FakeServer;
 let home: string;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   home = await tempConfigHome();
 });
 afterEach(() => server.close());

@@ -8,11 +8,11 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, runCli, tempConfigHome } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxHandle;
-let odd: OddServer;
+let odd: FakeServer;
 let home: string;
 const auth = () => ['--base-url', sandbox.url, '--api-key', sandbox.apiKey];
 const leads = (args: string[], env: Record<string, string> = {}) =>
@@ -21,7 +21,7 @@ const leads = (args: string[], env: Record<string, string> = {}) =>
 beforeAll(async () => {
   sandbox = await startSandbox({ leads: 60, seed: 7 });
   home = await tempConfigHome();
-  odd = await startOddServer();
+  odd = await startFakeServer();
   // A server that sends a field the spec does not list, in its own order.
   odd.route(
     'GET',

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 
 let sandbox: SandboxHandle;
-let hostile: OddServer;
+let hostile: FakeServer;
 let home: string;
 
 const FORMULA_KEY = '=HYPERLINK("http://evil","x")';
@@ -28,7 +28,7 @@ const fromHostile = (args: string[]) =>
 beforeAll(async () => {
   sandbox = await startSandbox({ leads: 10, seed: 7 });
   home = await tempConfigHome();
-  hostile = await startOddServer();
+  hostile = await startFakeServer();
   // A server whose keys are a formula, a terminal escape and a DDE payload.
   hostile.route(
     'GET',

@@ -2,11 +2,11 @@
 // stdout, and (where the slip can be seen before any request) no request sent, no live search spent.
 // In-process: the exit code and the lines are the point, not the process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { runInProcess } from '../helpers/in-process.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 
-let server: OddServer;
+let server: FakeServer;
 // `score` and `tier` are fields beyond the spec: a number and a text.
 const LEADS = [
   { id: 'a', name: 'Café Zoë', rating: 4.5, review_count: 20, score: 7, tier: 'gold' },
@@ -14,7 +14,7 @@ const LEADS = [
 ];
 
 beforeAll(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   server.route(
     'GET',
     '/api/v1/leads',
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const run = (args: string[]) => runInProcess([...args, '--base-url', server.baseUrl, '--api-key', 'k-test']);
+const run = (args: string[]) => runCli([...args, '--base-url', server.baseUrl, '--api-key', 'k-test']);
 
 describe('--fields renames carry no control characters into a header', () => {
   it.each([

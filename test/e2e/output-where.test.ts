@@ -5,14 +5,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { bentServerForTest, honest, type Lead } from '../helpers/bent-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv-parse.js';
-import { type OddServer, startOddServer, text } from '../helpers/odd-server.js';
+import {
+  bentServerForTest,
+  type FakeServer,
+  honest,
+  type Lead,
+  startFakeServer,
+  text,
+} from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxHandle;
-let odd: OddServer;
+let odd: FakeServer;
 let home: string;
 
 const run = (command: string[], args: string[]) =>
@@ -34,7 +40,7 @@ const ODD_LEADS = `{"leads":[
 beforeAll(async () => {
   sandbox = await startSandbox({ leads: 120, seed: 11 });
   home = await tempConfigHome();
-  odd = await startOddServer();
+  odd = await startFakeServer();
   odd.route('GET', '/api/v1/leads', text(200, ODD_LEADS, 'application/json'));
 });
 afterAll(async () => {

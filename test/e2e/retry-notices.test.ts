@@ -3,7 +3,7 @@
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
-import { json, type OddServer, reset, silence, startOddServer, text } from '../helpers/odd-server.js';
+import { type FakeServer, json, reset, silence, startFakeServer, text } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const LEADS = '/api/v1/leads';
@@ -14,11 +14,11 @@ const page = (n: number, totalPages = 1) =>
   });
 // Any wait: "now", "in 250 ms", "in 1.3 s", "in 12 s"; never "0.0 s".
 const WAIT = '(now|in [1-9]\\d* ms|in \\d+(\\.\\d)? s)';
-let server: OddServer;
+let server: FakeServer;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   env = { XDG_CONFIG_HOME: tempDir('retry-notices') };
 });
 afterEach(() => server.close());

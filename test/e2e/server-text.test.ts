@@ -3,14 +3,14 @@
 // and stay aligned; TSV gets csv's formula guard.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'sk_live_echoed_back_7q3w';
-let server: OddServer;
+let server: FakeServer;
 
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

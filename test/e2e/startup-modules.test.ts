@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, tempConfigHome } from '../helpers/cli.js';
+import { BIN, runBinary, tempConfigHome } from '../helpers/cli.js';
 
 let sandbox: SandboxHandle;
 let home: string;
@@ -32,7 +32,7 @@ afterAll(() => sandbox.close());
 
 async function loadedBy(args: string[]): Promise<string[]> {
   const record = join(home, `loaded-${args.join('-').replace(/\W+/g, '_')}.json`);
-  const { exitCode, stderr } = await runCli(args, {
+  const { exitCode, stderr } = await runBinary(args, {
     env: {
       XDG_CONFIG_HOME: home,
       LEADCTL_BASE_URL: sandbox.url,

@@ -9,10 +9,17 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
-import { bentServerForTest, honest, type Lead, leadsList } from '../helpers/bent-server.js';
 import { type CliResult, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import {
+  bentServerForTest,
+  honest,
+  json,
+  type Lead,
+  leadsList,
+  reset,
+  startFakeServer,
+} from '../helpers/fake-server.js';
 import { canMount, fillDisk } from '../helpers/mount.js';
-import { json, reset, startOddServer } from '../helpers/odd-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 let home: string;
@@ -183,7 +190,7 @@ describe('two batches on one -o file', () => {
 
 describe('a batch whose search the server reset after reading it', () => {
   it('names it as sent without an answer; --resume does not send it again', async () => {
-    const server = await startOddServer();
+    const server = await startFakeServer();
     onTestFinished(() => server.close());
     const answer = json(200, { query: 'q', location: 'l', results: [{ place_id: 'p1', name: 'A' }] });
     server.route('POST', '/api/v1/search', reset, answer);

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { adminClient, POSTGRES, type TestDatabase } from '../helpers/databases.js';
-import { runInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxHandle;
@@ -28,13 +27,13 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
     const withPassword = new URL(db.db);
     withPassword.password = secret;
     const sent = sandbox.requests.length;
-    const refused = await runInProcess(['sync', '--db', withPassword.href, ...api()]);
+    const refused = await runCli(['sync', '--db', withPassword.href, ...api()]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toBe(
       'leadctl: --db must not hold a password: the process list and shell history would show it\n' +
         'give it through PGPASSWORD or ~/.pgpass, or store the whole URL: leadctl config set db-url\n',
     );
-    const wrong = await runInProcess(['sync', '--db', db.db, ...api()], {
+    const wrong = await runCli(['sync', '--db', db.db, ...api()], {
       env: { PGPASSWORD: `${secret}-not` },
     });
     expect(wrong.exitCode).toBe(2);
@@ -42,7 +41,7 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
       `leadctl: cannot open database ${db.db}: password authentication failed for user "${parts(db).username}"`,
     );
     expect(wrong.stderr).not.toContain(secret);
-    const none = await runInProcess(['sync', '--db', db.db, ...api()], { env: { HOME: tempDir('home') } });
+    const none = await runCli(['sync', '--db', db.db, ...api()], { env: { HOME: tempDir('home') } });
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain(`leadctl: ${db.db} asks for a password\ngive it through PGPASSWORD, `);
     expect(sandbox.requests.length).toBe(sent);
@@ -67,11 +66,11 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
       PGUSER: parts(db).username,
       PGDATABASE: pathname.slice(1),
     };
-    const open = await runInProcess(['sync', '--db', 'postgres://', ...api()], { env: libpq });
+    const open = await runCli(['sync', '--db', 'postgres://', ...api()], { env: libpq });
     expect(open.stderr).toContain('asks for a password');
     const { chmodSync } = await import('node:fs');
     chmodSync(join(home, '.pgpass'), 0o600);
-    const viaPgpass = await runInProcess(['sync', '--db', 'postgresql://', ...api()], { env: libpq });
+    const viaPgpass = await runCli(['sync', '--db', 'postgresql://', ...api()], { env: libpq });
     expect(viaPgpass.exitCode).toBe(0);
     expect(viaPgpass.stderr).toContain(
       `Database: postgres://${parts(db).username}@${hostname}:${port}${pathname} (account default)`,
@@ -81,15 +80,15 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
     const stored = new URL(db.db);
     stored.password = secret;
     const env = { XDG_CONFIG_HOME: config };
-    const set = await runInProcess(['config', 'set', 'db-url'], { env, input: `${stored.href}\n` });
+    const set = await runCli(['config', 'set', 'db-url'], { env, input: `${stored.href}\n` });
     expect(set.exitCode).toBe(0);
-    const get = await runInProcess(['config', 'get', 'db-url'], { env });
+    const get = await runCli(['config', 'get', 'db-url'], { env });
     expect(get.stdout).toBe(
       `postgres://${parts(db).username}:…${secret.slice(-4)}@${hostname}:${port}${pathname}\n`,
     );
-    const list = await runInProcess(['config', 'list'], { env });
+    const list = await runCli(['config', 'list'], { env });
     expect(list.stdout).not.toContain(secret);
-    const synced = await runInProcess(['sync', ...api()], { env });
+    const synced = await runCli(['sync', ...api()], { env });
     expect(synced.exitCode).toBe(0);
     expect(synced.stderr).toContain('Synced: leads 0 new, 0 changed; history 0 new, 0 changed (2 requests).');
     expect(synced.stderr).not.toContain(secret);
@@ -142,17 +141,14 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
       url.username = role;
       return { db: url.href, env: { PGPASSWORD: password } };
     };
-    const first = await runInProcess(['--profile', 'default', 'sync', '--db', as(owner, 'o').db, ...api()], {
+    const first = await runCli(['--profile', 'default', 'sync', '--db', as(owner, 'o').db, ...api()], {
       env: as(owner, 'o').env,
     });
     expect(first.exitCode).toBe(0);
     sandbox.addLeads(3);
-    const later = await runInProcess(
-      ['sync', '--db', as(syncer, 's').db, '--account', 'client-b', ...api()],
-      {
-        env: as(syncer, 's').env,
-      },
-    );
+    const later = await runCli(['sync', '--db', as(syncer, 's').db, '--account', 'client-b', ...api()], {
+      env: as(syncer, 's').env,
+    });
     expect(later.stderr).toContain('Synced: leads 123 new');
     expect(later.exitCode).toBe(0);
     const { rows } = await admin.query(
@@ -179,8 +175,7 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
 
   it('search --db, --new-only and --cache use the account; --seen-by all the whole agency; --exclude and a batch read it too', async () => {
     const db = await POSTGRES.fresh();
-    const run = (args: string[]) =>
-      runInProcess(['search', ...args, '--db', db.db, ...api()], { env: db.env });
+    const run = (args: string[]) => runCli(['search', ...args, '--db', db.db, ...api()], { env: db.env });
     const a = await run(['plumber', '-l', 'Austin', '--account', 'client-a', '--json']);
     expect(a.exitCode).toBe(0);
     const results = JSON.parse(a.stdout) as { place_id: string }[];
@@ -211,7 +206,7 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
     expect(cached.stdout).toBe(a.stdout);
     expect(sandbox.requests.filter((r) => r.path === '/api/v1/search').length).toBe(sent);
 
-    const excluded = await runInProcess(
+    const excluded = await runCli(
       ['search', 'plumber', '-l', 'Austin', '--exclude', db.db, '--account', 'client-a', '--json', ...api()],
       {
         env: db.env,
@@ -221,7 +216,7 @@ describe.skipIf(POSTGRES.skip)(`PostgreSQL${POSTGRES.skip ? ` (skipped: ${POSTGR
 
     const input = join(tempDir(), 'in.csv');
     writeFileSync(input, 'query,location\nbakery,Austin\nbarber,Austin\n');
-    const batch = await runInProcess(
+    const batch = await runCli(
       ['search', '--input', input, '--db', db.db, '--new-only', '--json', ...api()],
       {
         env: db.env,

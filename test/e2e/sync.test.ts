@@ -12,8 +12,8 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { registrableDomain } from '../../src/text/domain.js';
-import { accountServerForTest } from '../helpers/account-server.js';
 import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { accountServerForTest } from '../helpers/fake-server.js';
 import { canMount } from '../helpers/mount.js';
 import {
   ENGINE_SKIP_REASON,

@@ -4,13 +4,13 @@
 // In-process with COLUMNS, as a piped table fits it: the layout is the point, not the terminal.
 import { describe, expect, it } from 'vitest';
 import { displayWidth, shortWebsite } from '../../src/output/table.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const SEARCH = ['search', 'plumber', '-l', 'Austin', '--sandbox'];
 type Result = Record<string, unknown>;
 
 async function tableAt(columns: number) {
-  const table = await runInProcess([...SEARCH, '-f', 'table'], { env: { COLUMNS: String(columns) } });
+  const table = await runCli([...SEARCH, '-f', 'table'], { env: { COLUMNS: String(columns) } });
   expect(table.exitCode).toBe(0);
   const [header = '', ...rows] = table.stdout.trimEnd().split('\n');
   return { header, rows, stderr: table.stderr.trimEnd().split('\n') };
@@ -18,7 +18,7 @@ async function tableAt(columns: number) {
 
 describe('a search table at 80 and 100 columns', () => {
   it.each([80, 100])('at %i keeps name, phone, website and rating whole', async (columns) => {
-    const results = JSON.parse((await runInProcess([...SEARCH, '--json'])).stdout) as Result[];
+    const results = JSON.parse((await runCli([...SEARCH, '--json'])).stdout) as Result[];
     const { header, rows } = await tableAt(columns);
     expect(header).toMatch(/^name .* phone +website +rating$/);
     expect(rows).toHaveLength(results.length);

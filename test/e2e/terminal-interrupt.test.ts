@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { tempConfigHome } from '../helpers/cli.js';
-import { json, type OddServer, type RecordedRequest, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, type RecordedRequest, startFakeServer } from '../helpers/fake-server.js';
 import { runInPty } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
 });
 afterEach(() => server.close());
 

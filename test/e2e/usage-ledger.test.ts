@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
+import { runBinary, runCli, spawnCli, tempConfigHome } from '../helpers/cli.js';
 import { apiRoot, ledgerPath, modeOf, readLedger, thisMonth, today } from '../helpers/ledger.js';
 import { canMount } from '../helpers/mount.js';
 import { tempDir } from '../helpers/temp.js';
@@ -92,7 +92,7 @@ describe('the usage ledger', () => {
       await allHere;
     });
     const results = await Promise.all(
-      Array.from({ length: runs }, () => runCli(['leads', '--limit', '1', '--json', ...target], { env })),
+      Array.from({ length: runs }, () => runBinary(['leads', '--limit', '1', '--json', ...target], { env })),
     );
     sandbox.onRequest(undefined);
     expect(results.map((r) => r.exitCode)).toEqual(Array(runs).fill(0));

@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { accountServerForTest } from '../helpers/account-server.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { accountServerForTest } from '../helpers/fake-server.js';
 import { today, writeLedger } from '../helpers/ledger.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runBinary } from '../helpers/cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -10,7 +10,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 describe('leadctl --version', () => {
   it.each(['--version', '-V'])('%s prints the package version alone on stdout', async (flag) => {
-    const { exitCode, stdout, stderr } = await runCli([flag]);
+    const { exitCode, stdout, stderr } = await runBinary([flag]);
     expect(exitCode).toBe(0);
     expect(stdout).toBe(`${version}\n`);
     expect(stderr).toBe('');

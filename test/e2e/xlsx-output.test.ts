@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { json, type OddServer, startOddServer } from '../helpers/odd-server.js';
+import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { runInPty, stripAnsi } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 import { readWorkbook } from '../helpers/xlsx-read.js';
@@ -26,9 +26,9 @@ const lead = (n: number) => ({
   saved_at: '2026-11-20T10:00:00Z',
 });
 
-let server: OddServer;
+let server: FakeServer;
 beforeEach(async () => {
-  server = await startOddServer();
+  server = await startFakeServer();
   server.route('GET', '/api/v1/leads', (res, request) => {
     const query = new URL(request.url, 'http://x').searchParams;
     const page = Number(query.get('page') ?? 1);

@@ -1,7 +1,7 @@
 // Every refused command line is one `leadctl: ...` line and at most one hint, exit 2, nothing on
 // stdout: commander's own refusals included. Run in-process through main(): no request is involved.
 import { describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('refused command lines', () => {
@@ -41,12 +41,12 @@ describe('refused command lines', () => {
     [['config', 'sett', 'format'], "leadctl: unknown command 'sett'", 'did you mean set?'],
     [['auth', 'whoami'], "leadctl: unknown command 'whoami'", 'see: leadctl auth --help'],
   ])('%j', async (argv, what, hint) => {
-    const { exitCode, stdout, stderr } = await runInProcess(argv);
+    const { exitCode, stdout, stderr } = await runCli(argv);
     expect({ exitCode, stdout, stderr }).toEqual({ exitCode: 2, stdout: '', stderr: `${what}\n${hint}\n` });
   });
 
   it('with --json, the same lines and then the same facts as one JSON line', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['history', '--json', '--csv']);
+    const { exitCode, stdout, stderr } = await runCli(['history', '--json', '--csv']);
     expect({ exitCode, stdout }).toEqual({ exitCode: 2, stdout: '' });
     const error = {
       exit: 2,
@@ -64,7 +64,7 @@ describe('bare leadctl, and a group of commands alone', () => {
     [['auth'], 'leadctl auth'],
     [['--profile', 'work', 'config'], 'leadctl config'],
   ])('%j prints its help on stdout with exit 0, as gh does', async (argv, usage) => {
-    const { exitCode, stdout, stderr } = await runInProcess(argv);
+    const { exitCode, stdout, stderr } = await runCli(argv);
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
     expect(stdout.startsWith(`Usage: ${usage} [options] [command]\n`)).toBe(true);
@@ -75,12 +75,12 @@ describe('bare leadctl, and a group of commands alone', () => {
 describe('a profile without a base URL', () => {
   it('the hint names the profile the run used, not default', async () => {
     const env = { XDG_CONFIG_HOME: tempDir('home') };
-    const stored = await runInProcess(['--profile', 'work', 'config', 'set', 'api-key'], {
+    const stored = await runCli(['--profile', 'work', 'config', 'set', 'api-key'], {
       env,
       input: 'k1\n',
     });
     expect(stored.exitCode).toBe(0);
-    const { exitCode, stderr } = await runInProcess(['--profile', 'work', 'leads'], { env });
+    const { exitCode, stderr } = await runCli(['--profile', 'work', 'leads'], { env });
     expect(exitCode).toBe(2);
     expect(stderr).toBe(
       'leadctl: no API base URL is configured\n' +
@@ -89,7 +89,7 @@ describe('a profile without a base URL', () => {
   });
 
   it('a profile that does not exist points to auth login for it', async () => {
-    const { exitCode, stderr } = await runInProcess(['--profile', 'nope', 'leads']);
+    const { exitCode, stderr } = await runCli(['--profile', 'nope', 'leads']);
     expect(exitCode).toBe(2);
     expect(stderr.split('\n')[1]).toBe(
       'create it with: leadctl --profile nope auth login (or: leadctl --profile nope config set api-key)',
@@ -97,7 +97,7 @@ describe('a profile without a base URL', () => {
   });
 
   it('usage runs without one: it reads only the local ledger', async () => {
-    const { exitCode, stdout, stderr } = await runInProcess(['usage', '--json']);
+    const { exitCode, stdout, stderr } = await runCli(['usage', '--json']);
     expect(stderr).toBe('');
     expect(exitCode).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ profile: 'default', baseUrl: null, today: { requests: 0 } });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/api/errors.js';
 import type { CommandSpec, FlagSpec } from '../../src/commands/help/spec.js';
 import { buildProgram } from '../../src/program.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {} };
 const program = buildProgram(io, new AbortController().signal);
@@ -18,7 +18,7 @@ function commanderPaths(command: CommandUnknownOpts, words: string[] = []): stri
     .flatMap((sub) => [[...words, sub.name()], ...commanderPaths(sub, [...words, sub.name()])]);
 }
 
-const contract = JSON.parse((await runInProcess(['help', '--json'])).stdout) as {
+const contract = JSON.parse((await runCli(['help', '--json'])).stdout) as {
   globalFlags: FlagSpec[];
   commands: CommandSpec[];
   exitCodes: { code: number; when: string }[];
@@ -36,7 +36,7 @@ describe('help --json', () => {
 
   it("gives each command's flags as its --help does, typed, with defaults and repeatable ones", async () => {
     for (const command of contract.commands) {
-      const help = (await runInProcess([...command.name.split(' '), '--help'])).stdout;
+      const help = (await runCli([...command.name.split(' '), '--help'])).stdout;
       for (const flag of command.flags) expect(help, `${command.name} ${flag.name}`).toContain(flag.name);
     }
     const leads = byName.get('leads')?.flags ?? [];
@@ -112,7 +112,7 @@ describe('help --json', () => {
   });
 
   it('help <command> --json is that command and the ones under it', async () => {
-    const result = await runInProcess(['help', 'auth', '--json']);
+    const result = await runCli(['help', 'auth', '--json']);
     const names = (JSON.parse(result.stdout) as typeof contract).commands.map((command) => command.name);
     expect(names).toEqual(['auth', 'auth login', 'auth logout', 'auth status']);
   });
@@ -120,7 +120,7 @@ describe('help --json', () => {
 
 /** What `leadctl __complete -- <words>` offers, values only. */
 async function completions(...words: string[]): Promise<string[]> {
-  const { exitCode, stdout, stderr } = await runInProcess(['__complete', '--', ...words]);
+  const { exitCode, stdout, stderr } = await runCli(['__complete', '--', ...words]);
   expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
   return stdout
     .split('\n')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, RateLimitedError, ServerError, ValidationError } from '../../src/api/errors.js';
 import { type AttemptOutcome, type RetryPolicy, type WaitEvent, withRetries } from '../../src/api/retry.js';
-import { createFakeClock } from '../helpers/odd-server.js';
+import { createFakeClock } from '../helpers/fake-server.js';
 
 const policy: RetryPolicy = {
   retries: 3,
