@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const INPUT = ['query,location', 'plumber,Dallas', 'roofer,Austin', 'dentist,Waco', 'baker,Reno'].join('\n');
@@ -37,7 +36,7 @@ describe('batch input', () => {
   });
 
   it('refuses a CSV row shorter than the header, naming its line, before any request', async () => {
-    const result = await runInProcess(['search', '--input', '-', '--csv'], {
+    const result = await runCli(['search', '--input', '-', '--csv'], {
       input: 'query,location,radius\nplumber,Dallas,5\nroofer,Austin\n',
     });
     expect(result.exitCode).toBe(2);
