@@ -13,14 +13,16 @@ import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LeadError } from '../api/errors.js';
-import type { McpFlags } from '../commands/mcp/command.js';
 import type { CommandContext } from '../session.js';
 import { createUi, formatCount } from '../ui/ui.js';
 import { AnswerTrackingTransport } from './continuations.js';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_MAX_SEARCHES, DEFAULT_MAX_SEARCHES_PER_DAY } from './defaults.js';
 import { createLeadServer, type Limits, type OpenedTools, selectTools } from './server.js';
 
-export async function runMcp(flags: McpFlags, ctx: CommandContext): Promise<void> {
+/** The flags of `leadctl mcp` this server reads (nothing below the commands imports their types). */
+export type McpServeFlags = Partial<Limits> & { readOnly?: boolean; tools?: string; confirm?: boolean };
+
+export async function runMcp(flags: McpServeFlags, ctx: CommandContext): Promise<void> {
   const limits: Limits = {
     maxRequests: flags.maxRequests ?? DEFAULT_MAX_REQUESTS,
     maxSearches: flags.maxSearches ?? DEFAULT_MAX_SEARCHES,

@@ -12,7 +12,7 @@ import {
 import type { runMcp } from '../../mcp/serve.js';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';
-import { integerIn, type OptionsOf } from '../options.js';
+import { integerIn } from '../options.js';
 
 /** The options of `leadctl mcp`, in the order --help shows them. */
 function mcpOptions(program: Program) {
@@ -56,9 +56,6 @@ function mcpOptions(program: Program) {
       )
   );
 }
-
-/** The options of `leadctl mcp`, as commander parses them: what src/mcp/serve.ts reads. */
-export type McpFlags = OptionsOf<typeof mcpOptions>;
 
 export function registerMcp(program: Program, contextFor: ContextFor) {
   return mcpOptions(program)
