@@ -124,9 +124,9 @@ function httpFailure(error: HttpError, context: FailureContext, nowMs: number): 
     ]);
   }
   if (error instanceof ServerError) {
-    const attempts = /after (\d+) attempts/.exec(error.message)?.[1];
+    const tries = (error.attempts ?? 0) > 1 ? ` after ${error.attempts} attempts` : '';
     return withQuote([
-      `leadctl: the API failed (HTTP ${status})${attempts ? ` after ${attempts} attempts` : ''}.`,
+      `leadctl: the API failed (HTTP ${status})${tries}.`,
       'The service may be having trouble: try once more later, or tell the user.',
     ]);
   }

@@ -100,10 +100,9 @@ describe('describeFailure', () => {
     expect(describeFailure(limited, context).lines[0]).toBe(
       "leadctl: the API's rate limit is reached (HTTP 429); it allows requests again at 1970-01-01T01:00:00.000Z (in 1h 0m).",
     );
-    const failed = new ServerError('server error (503) after 4 attempts: busy', {
-      status: 503,
-      serverMessage: 'busy',
-    });
+    // The count comes from the error's own `attempts` (LeadClient sets it), not from its message.
+    const failed = new ServerError('server error (503): busy', { status: 503, serverMessage: 'busy' });
+    failed.attempts = 4;
     const text = describeFailure(failed, context).lines.join('\n');
     expect(text).toContain('(HTTP 503) after 4 attempts');
     expect(text).not.toMatch(/--\w/);
