@@ -13,9 +13,9 @@
 //   so `--version` and `--help` evaluate the launcher, commander and the command definitions, nothing
 //   else. Every lazy import is an entry of its own, and esbuild puts each module shared by a different
 //   set of entries in a chunk of its own: fewer lazy imports, fewer files for a run to load.
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'esbuild';
 import { legacyBufferPlugin, standInsPlugin, undiciCorePlugin } from './build-plugins.mjs';
 
@@ -25,6 +25,7 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 // previous build, never a half-written one (installBuild() says how).
 const building = `dist.${process.pid}.building`;
 process.on('exit', () => rmSync(building, { recursive: true, force: true }));
+const TYPES_CACHE = 'node_modules/.cache/leadctl/types';
 
 const common = {
   outdir: building,
@@ -92,7 +93,7 @@ builds.push(
 giveRequireToHelpers(building);
 trimSourceMaps(building);
 writeBundledLicenses(building, builds);
-writeLibraryTypes(building);
+await writeLibraryTypes(building);
 installBuild(building, 'dist');
 
 /**
@@ -134,11 +135,8 @@ async function mcpToolSchemas() {
  * the same text for both module systems: a .d.ts per source file shipped the CLI's and the sandbox's
  * internals too, and a CommonJS consumer needs declarations in a .d.cts of its own.
  */
-function writeLibraryTypes(dir) {
-  const [types] = generateDtsBundle(
-    [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
-    { preferredConfigPath: 'tsconfig.build.json' },
-  );
+async function writeLibraryTypes(dir) {
+  const types = cachedTypes() ?? (await generateTypes());
   const imported = /^import .* from ['"]([^.'"][^'"]*)['"]/m.exec(types);
   if (imported) {
     // The install pulls no package, so a user's TypeScript cannot resolve this import: declare the
@@ -148,6 +146,37 @@ function writeLibraryTypes(dir) {
   }
   writeFileSync(join(dir, 'index.d.ts'), types);
   writeFileSync(join(dir, 'index.d.cts'), types);
+}
+
+// dts-bundle-generator runs the whole TypeScript checker (~35 s of CPU, most of a build): its output is
+// kept under a hash of everything it reads (src/, the tsconfigs, the lock file), so a rebuild of the
+// same sources reuses it (in TYPES_CACHE).
+function typesKey() {
+  const hash = createHash('sha256');
+  const files = readdirSync('src', { recursive: true }).map((file) => join('src', file));
+  for (const file of [...files.sort(), 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) {
+    if (!file.endsWith('.ts') && file.startsWith('src')) continue;
+    hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
+  }
+  return join(TYPES_CACHE, `${hash.digest('hex').slice(0, 32)}.d.ts`);
+}
+function cachedTypes() {
+  try {
+    return readFileSync(typesKey(), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+async function generateTypes() {
+  const { generateDtsBundle } = await import('dts-bundle-generator');
+  const [types] = generateDtsBundle(
+    [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
+    { preferredConfigPath: 'tsconfig.build.json' },
+  );
+  rmSync(TYPES_CACHE, { recursive: true, force: true });
+  mkdirSync(TYPES_CACHE, { recursive: true });
+  writeFileSync(typesKey(), types);
+  return types;
 }
 
 /**
