@@ -1,7 +1,7 @@
 // Every batch input is read under stated ceilings (rows, bytes; a workbook's parts before and while
 // they unpack), one line past each naming the flag that raises it, and the run's abort signal ends
 // the read at once. In-process: the process-level cases (memory, signals) are in
-// test/e2e/batch-input-bounds.test.ts.
+// test/process/batch-input-bounds.test.ts.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/api/errors.js';
