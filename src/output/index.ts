@@ -2,11 +2,10 @@
 // table.ts is imported only when the format is table:
 // json, csv and the others never pay for it, which matters most to a one-page `leadctl leads --json`.
 import { asSent } from '../api/exact-number.js';
-import { createCsvRenderer } from './csv.js';
+import { createCsvRenderer, createTsvRenderer } from './csv.js';
 import type { Renderer, RenderOptions } from './formats.js';
 import { createGeojsonRenderer } from './geojson.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
-import { createTsvRenderer } from './tsv.js';
 
 /**
  * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as
