@@ -11,19 +11,22 @@ import { colorAllowed, colorForced, setPaging, type Ui } from '../ui/ui.js';
 /** The one stderr channel of a run: the session's ui. */
 type Notices = Pick<Ui, 'notice' | 'warn'>;
 
+import { createCsvRenderer, createTsvRenderer } from './csv.js';
 import type { AppendingTo } from './destination.js';
 import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
 import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
-import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
 import {
   type Chunk,
+  chooseOutputFormat,
   chunkText,
+  type FormatFlags,
   joinChunks,
   type OutputFormat,
   type Renderer,
   type RenderOptions,
 } from './formats.js';
-import { createRenderer } from './index.js';
+import { createGeojsonRenderer } from './geojson.js';
+import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
 import { type OutputTarget, openOutput } from './target.js';
 import { checkWhereFields, createWhereFilter, type WhereCondition } from './where.js';
@@ -316,6 +319,43 @@ export async function withItemSink<T>(
   }
   await sink.close(true);
   return result;
+}
+
+// A renderer for a format. table.ts and xlsx.ts are imported only when the format is theirs: json, csv
+// and the others never pay for them, which matters most to a one-page `leadctl leads --json`.
+/**
+ * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as
+ * the server sent them (asSent: exact digits, key order), as cli.md promises.
+ */
+export async function createRenderer(options: RenderOptions): Promise<Renderer> {
+  const renderer = await createFormatRenderer(options);
+  const row = renderer.row.bind(renderer);
+  renderer.row = (item) => row(asSent(item));
+  return renderer;
+}
+
+async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
+  switch (options.format) {
+    case 'json':
+      return createJsonRenderer(options);
+    case 'ndjson':
+      return createNdjsonRenderer(options);
+    case 'csv':
+      return createCsvRenderer(options);
+    case 'tsv':
+      return createTsvRenderer(options);
+    case 'geojson':
+      return createGeojsonRenderer(options);
+    case 'xlsx': {
+      // exceljs is large: only a run that writes xlsx loads it (a chunk of its own).
+      const { createXlsxRenderer } = await import('./xlsx.js');
+      return createXlsxRenderer(options);
+    }
+    case 'table': {
+      const { createTableRenderer } = await import('./table.js');
+      return createTableRenderer(options);
+    }
+  }
 }
 
 // --append's rules: only line formats, the same header, a complete last line.
