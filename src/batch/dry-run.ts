@@ -14,8 +14,14 @@ import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
 import type { BatchPlan } from './load-input.js';
-import { type BatchState, loadState, outputShape, statePath } from './state.js';
-import { checkSameBatch, checkStateAgreement } from './state-check.js';
+import {
+  type BatchState,
+  checkSameBatch,
+  checkStateAgreement,
+  loadState,
+  outputShape,
+  statePath,
+} from './state.js';
 
 /** What the dry run reads of `search`'s flags (defined in commands/search): output, shape and resume. */
 type DryRunFlags = OutputFlags &

@@ -11,13 +11,15 @@ import { type OutputTarget, openOutput } from '../output/target.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,
+  checkSameBatch,
+  checkStateAgreement,
   loadState,
   type OutputShape,
   STATE_VERSION,
   saveState,
   statePath,
+  unreadable,
 } from './state.js';
-import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
   /** Counting and hashing what it writes (but on stdout), for the state file. */
@@ -128,12 +130,8 @@ async function resumeTarget(
   checkSameBatch(stopped, plan, shape);
   // The state names the partial file; it must be one this run could have made for this target.
   const partial = join(dirname(target), stopped.partial);
-  if (!isPartialNameFor(target, partial)) {
-    throw new UsageError(
-      `${stateFile} is not a batch state file leadctl can resume: partial names another file than ${file}`,
-      'delete it (and the partial file beside it) to start the batch over',
-    );
-  }
+  if (!isPartialNameFor(target, partial))
+    throw unreadable(stateFile, `partial names another file than ${file}`);
   const output = await openOutput({
     file,
     stdout,

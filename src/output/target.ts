@@ -1,17 +1,11 @@
-// The one place output bytes leave the process, and the one way a destination is opened
-// (openOutput), used by every command that writes data:
-// - stdout (or `-o -`);
-// - `-o FILE`: written as FILE.<random>.partial beside FILE (destination.ts: created O_EXCL|O_NOFOLLOW,
-//   FILE's mode kept) and renamed over FILE on success; a run that wrote nothing leaves none;
-// - a FIFO, a device or /dev/fd/N: written directly, there is nothing to rename onto it;
-// - `--append`: FILE itself, cut back to its first length when the run fails (destination.ts);
-// - `--resume` of a batch: its stopped partial file, checked against the state file and reopened;
-// - optionally counting and hashing every byte written, which a batch's state file records.
+// The one place output bytes leave the process, and the one way a destination is opened (openOutput):
+// stdout; `-o FILE` through a partial file renamed over FILE on success; a FIFO or device written
+// directly; FILE itself for --append; a batch's stopped partial file for --resume (destination.ts opens
+// each), optionally counting and hashing every byte for a batch's state file.
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
 // few hundred writes rather than 200k. A batch that is not full is still written on the next turn
 // of the event loop, so streamed output (json as pages arrive) shows up without waiting for 64 KB.
-// Chunks are text or bytes (a renderer such as xlsx produces bytes).
 import type { Hash } from 'node:crypto';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
@@ -28,18 +22,15 @@ import {
 } from './destination.js';
 import { type Chunk, chunkBytes, joinChunks } from './formats.js';
 
-// Where the bytes finally go: a stream or a file handle.
-
-/** Each write resolves only when the data has been handed over, so awaiting it is the backpressure. */
+/** Where the bytes go: each write resolves once the data is handed over (awaiting it is the backpressure). */
 interface Sink {
   write(data: Chunk): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * A writable stream, normally process.stdout. It listens for 'error' for its whole life: an EPIPE
- * must never reach Node as an unhandled 'error' event (which would crash with a stack trace). After
- * an error every pending and later write rejects with the same error. stdout is not ours to end.
+ * A writable stream, normally process.stdout, listened to for 'error' its whole life: an EPIPE must never
+ * crash Node as an unhandled 'error' event. After an error every pending and later write rejects with it.
  */
 class StreamSink implements Sink {
   private failure: Error | undefined;
@@ -102,8 +93,6 @@ function fileSink(handle: FileHandle, name: string, { syncOnClose = false } = {}
   };
 }
 
-// The target.
-
 export interface OutputTarget {
   /** The partial file of an -o FILE while it is written; undefined for stdout, direct targets and --append. */
   readonly partialPath: string | undefined;
@@ -113,7 +102,7 @@ export interface OutputTarget {
   readonly bytes: number;
   /** With `hash`: SHA-256 of every byte in the file so far, hex ('' without `hash`). */
   digest(): string;
-  /** Queue a chunk; resolves once it may be followed (backpressure). '' is a no-op. */
+  /** Queue a chunk; resolves once it may be followed (backpressure). */
   write(chunk: Chunk): Promise<void>;
   /** Success: write what is left, close, rename the partial file over FILE. */
   commit(): Promise<void>;
@@ -143,14 +132,13 @@ export interface OpenOutputOptions {
   hash?: boolean;
 }
 
-/** How a target ends, beside closing its sink. */
 interface TargetEnding {
   /** The partial file, renamed over `renameTo` on commit, removed on discard, kept on abandon. */
   partial?: { path: string; renameTo: string; name: string };
   /** --append: cut the file back on abandon and discard. Never throws. */
   rollback?: () => Promise<void>;
   appendingTo?: AppendingTo;
-  /** The running hash and the bytes it has seen (a resumed batch starts with those already in the file). */
+  /** The running hash and the bytes it has seen (a resumed batch's include those already in the file). */
   hash?: Hash;
   bytes?: number;
 }

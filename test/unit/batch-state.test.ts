@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchState,
+  checkStateAgreement,
   loadState,
   removeState,
   saveState,
   shapeDifferences,
 } from '../../src/batch/state.js';
-import { checkStateAgreement } from '../../src/batch/state-check.js';
 import { holdStateFile } from '../../src/checkpoint/checkpoint-file.js';
 import { openOutput } from '../../src/output/target.js';
 import { tempDir } from '../helpers/temp.js';
