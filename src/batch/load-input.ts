@@ -203,13 +203,6 @@ async function peek<T>(items: AsyncIterable<T>, enough: (read: T[]) => boolean) 
   return { read, all: all() };
 }
 
-const READ_REASONS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
-
 /** The input's bytes as they come, never more than `maxBytes`; the run's abort signal ends the read. */
 async function* inputChunks(
   input: string,
@@ -234,8 +227,9 @@ async function* inputChunks(
     }
   } catch (error) {
     if (signal.aborted || error instanceof LeadError) throw error;
-    const code = errorCode(error);
-    throw new UsageError(`cannot read ${source}: ${(code && READ_REASONS[code]) ?? reasonOf(error)}`);
+    throw new UsageError(
+      `cannot read ${source}: ${errorCode(error) === 'ENOENT' ? 'no such file' : reasonOf(error)}`,
+    );
   } finally {
     stream?.destroy();
   }

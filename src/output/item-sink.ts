@@ -13,8 +13,16 @@ type Notices = Pick<Ui, 'notice' | 'warn'>;
 
 import { createCsvRenderer, createTsvRenderer } from './csv.js';
 import type { AppendingTo } from './destination.js';
-import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
-import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
+import {
+  checkFieldsFlag,
+  columnNames,
+  fieldLabels,
+  fieldValue,
+  isNumberValue,
+  knownFields,
+  loadDerivedField,
+  resolveFields,
+} from './fields.js';
 import {
   type Chunk,
   chooseOutputFormat,
@@ -118,6 +126,8 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   if (flags.bom && !bomApplies)
     messages.warn(`--bom applies to csv and tsv only: ${format} is written without one`);
   const width = toTerminal ? io.stdout.columns || undefined : columnsFromEnv(io.env.COLUMNS);
+  // --fields renames (`name:Company`): the column names every format writes.
+  const labels = fieldLabels(flags.fields);
   const options: RenderOptions = {
     format,
     defaultFields: resource.fields,
@@ -130,7 +140,7 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),
     ...((flags.bom ?? storedBom) && bomApplies ? { bom: true } : {}),
-    ...labelsOption(flags.fields),
+    ...(labels ? { labels } : {}),
   };
   return { format, options };
 }
@@ -138,12 +148,6 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
 /** A number field for --where: the spec's, or one that holds a number on the first page (a server's extra). */
 const numberField = (firstPage: readonly Item[]) => (field: string) =>
   NUMBER_FIELDS.has(field) || firstPage.some((item) => isNumberValue(fieldValue(asSent(item), field)));
-
-/** --fields renames (`name:Company`): the column names every format writes. */
-function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
-  const labels = fieldLabels(fields);
-  return labels ? { labels } : {};
-}
 
 /** Off a terminal a table has no width of its own; COLUMNS, as shells and `ls` use it, gives one. */
 function columnsFromEnv(value: string | undefined): number | undefined {
@@ -162,8 +166,7 @@ export async function createItemRenderer(options: ItemSinkOptions) {
 }
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
-  const { ctx, flags } = options;
-  const { messages } = options;
+  const { ctx, flags, messages } = options;
   const { format, options: base } = await planOutput(options);
   if (options.append) assertAppendable(format);
   // On a terminal, the output goes through the user's pager, started with the first row (a run that
@@ -195,7 +198,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     await started.finish();
     setPaging(false);
   };
-  // Made on the first page, which --fields is checked against (field-choice.ts); when appending to a
+  // Made on the first page, which --fields is checked against (fields.ts); when appending to a
   // file, at once, since its header is checked against ours before any request.
   let renderer: Renderer | undefined;
   const rendererFor = async (firstPage: readonly Item[]) => {
@@ -204,7 +207,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
-  // --where: its fields are checked against the first page, as --fields is (field-choice.ts).
+  // --where: its fields are checked against the first page, as --fields is (fields.ts).
   const where = createWhereFilter(flags.where ?? []);
   let whereChecked = false;
   const checkWhere = (firstPage: readonly Item[]) => {
@@ -266,7 +269,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
         await endPager();
       }
       // After the pager, so that they are not drawn over its page.
-      if (renderedBy) tellNotes(renderedBy, messages);
+      for (const note of renderedBy?.notes?.() ?? []) messages.notice(note);
       return partial;
     },
   };
@@ -293,10 +296,6 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     await target.abandon();
     return target.partialPath;
   }
-}
-
-function tellNotes(renderer: Renderer, messages: Notices): void {
-  for (const note of renderer.notes?.() ?? []) messages.notice(note);
 }
 
 /**
