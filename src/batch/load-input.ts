@@ -35,7 +35,7 @@ import {
 export const DEFAULT_MAX_INPUT_ROWS = 50_000;
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 2 ** 20;
 
-/** The flags that say how to read the input (SearchFlags has them). */
+/** How to read the input (SearchFlags has them). */
 export interface InputFlags {
   columns?: string | undefined;
   ignoreExtra?: boolean | undefined;
@@ -46,9 +46,8 @@ export interface InputFlags {
 export interface BatchPlan {
   /** The searches to run, in input order, repeats removed (empty when read for a dry run). */
   unique: SearchRow[];
-  /** How many there are. */
   searches: number;
-  /** Rows skipped because they repeat an earlier one. */
+  /** Rows that repeat an earlier one. */
   duplicates: number;
   fingerprint: string;
   /** --columns and --ignore-extra as given: a --resume must read the input the same way. */
@@ -236,9 +235,8 @@ async function* inputChunks(
 }
 
 /**
- * A file, or a FIFO read as a pipe is (polled, not by a thread blocked in read(2)): a signal stops
- * the read at once even when the writer sends nothing, and nothing is left behind to keep the
- * process alive.
+ * A file, or a FIFO read as a pipe is (polled, not a thread blocked in read(2)): a signal stops the
+ * read at once even when the writer sends nothing, and nothing is left to keep the process alive.
  */
 async function openForReading(path: string): Promise<Readable> {
   const info = await stat(path);

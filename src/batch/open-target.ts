@@ -1,7 +1,6 @@
-// Where a batch writes, and from where it starts: stdout; a FIFO or device (written directly, not
-// resumable); a new -o FILE (through a partial file, with FILE.state from the first moment, so a
-// Ctrl-C at any point can be resumed); or a stopped run's partial file reopened by --resume after
-// checking the whole state file, the input and the output options, and the partial file's content.
+// Where a batch writes, and from where it starts: stdout; a FIFO or device (not resumable); a new
+// -o FILE with FILE.state from the first moment; or, with --resume, a stopped run's partial file once
+// the state file, the input, the output options and the partial file's content all agree.
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { type HeldFile, holdStateFile } from '../checkpoint/checkpoint-file.js';
@@ -22,9 +21,8 @@ import {
 } from './state.js';
 
 export interface BatchTarget {
-  /** Counting and hashing what it writes (but on stdout), for the state file. */
   output: OutputTarget;
-  /** Where the starting state came from and where progress is saved; undefined when not resumable. */
+  /** Where progress is saved; undefined when not resumable. */
   stateFile: HeldFile | undefined;
   state: BatchState;
   /** Frees FILE.state for the next run (held from before it was read). Never throws. */

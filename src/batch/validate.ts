@@ -4,7 +4,6 @@
 import type { InputProblem, RawEntry } from './input-parse.js';
 
 export interface SearchRow {
-  /** 1-based line in the input, for messages. */
   line: number;
   query: string;
   location: string;
@@ -13,7 +12,7 @@ export interface SearchRow {
 
 export const MIN_RADIUS = 1;
 export const MAX_RADIUS = 50;
-/** More than this many problems are summarized as "and N more". */
+/** Problems listed before "and N more". */
 export const MAX_LISTED_PROBLEMS = 20;
 
 /** One entry as a search, or as the problem that makes it a bad row. */

@@ -26,16 +26,17 @@ function chosenFields(
 
 /**
  * The chosen keys in the chosen order, each under its --fields label when renamed, even "__proto__"
- * (fromEntries defines own keys) or "7".
+ * (fromEntries defines own keys) or "7". A field the item lacks is null, unless `own` (keys of its own).
  */
-function pickFields(
+export function pickFields(
   item: Record<string, unknown>,
   fields: readonly string[],
   labels: Readonly<Record<string, string>> | undefined,
+  own = false,
 ): Record<string | symbol, unknown> {
   const keys = fields.map((field) => columnName(field, labels));
   const picked: Record<string | symbol, unknown> = Object.fromEntries(
-    fields.map((field, index) => [keys[index], fieldValue(item, field) ?? null]),
+    fields.map((field, index) => [keys[index], own ? item[field] : (fieldValue(item, field) ?? null)]),
   );
   // A JS object lists keys like "7" first: record the order asked for (json-text.ts follows it).
   if (keys.some((key) => /^\d+$/.test(key))) picked[KEY_ORDER] = keys;
