@@ -1,12 +1,8 @@
 // csv and tsv, and the formula guard they share.
 //
-// csv: RFC 4180. Records end with CRLF (the RFC's line break, which Excel and every csv library
-// read; LF-only readers see a trailing \r only if they ignore the RFC). A field is quoted when it holds
-// , " CR or LF, with inner quotes doubled. Values are exact apart from the formula guard.
-//
-// row() runs once per exported item, so it is written for speed: one string built by concatenation
-// (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
-// handled before the general cellText().
+// csv: RFC 4180, records ending with CRLF, a field quoted when it holds , " CR or LF. Values are exact
+// apart from the formula guard. row() runs once per exported item, so it is written for speed: one
+// string built by concatenation, the common cells handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
 import { sanitizeForTerminal, UNSAFE_FOR_TERMINAL, visibleEscape } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';

@@ -1,8 +1,6 @@
-// Where output goes and what can go wrong there, opened but not written: what -o names by shell
-// conventions, the partial file an -o FILE is written to before it is renamed, FILE itself for
-// --append (with a way back to its first length), a stopped batch's partial file for --resume, and
-// file errors in words a user can act on. The checkpoint and batch state files and the input readers
-// use these rules too; writing is target.ts's.
+// Where output goes, opened but not written (writing is target.ts's): what -o names by shell
+// conventions, an -o FILE's partial file, FILE itself for --append, a stopped batch's partial file for
+// --resume, and file errors in words a user can act on (the state files and input readers use them too).
 import type { Hash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, readlink, rm, stat, truncate } from 'node:fs/promises';
@@ -168,10 +166,8 @@ export interface AppendingTo {
 const HEAD_BYTES = 64 * 1024;
 
 /**
- * --append: rows are added to the end of FILE itself (the point is to keep what is there). The
- * length at opening is remembered, and `rollback` (for a run that fails or is interrupted) truncates
- * FILE back to it; a file this run created goes again, as a plain -o leaves none behind. `target` is
- * the -o path with its links followed, a regular file or none yet.
+ * --append: rows go to the end of FILE itself; `rollback` (a run that fails or is interrupted) cuts it
+ * back to its length at opening, or removes it when this run created it. `target` has its links followed.
  */
 export async function openForAppend(
   target: string,

@@ -57,12 +57,9 @@ export function isNumberValue(value: unknown): boolean {
   return typeof value === 'number' || typeof value === 'bigint' || value instanceof ExactNumber;
 }
 
-// Which fields --fields names, checked against what the server actually sends. The spec's fields are
-// always known; so is every key of the first page (a server may send more than the spec lists, and
-// those stay selectable). A name that is neither is refused (exit 2) with the list, since an empty
-// column would look like missing data. `--fields all` is every field the first page carries, in the
-// server's order (the first item's keys, then keys only later items of that page have): with streaming
-// output the columns must be fixed before the first row is written.
+// --fields: a name that is neither a spec field nor a key of the first page is refused (exit 2), since an
+// empty column would look like missing data. `all` is every key the first page carries, in the server's
+// order: with streaming output the columns are fixed before the first row is written.
 export const ALL_FIELDS = 'all';
 
 export const FIELDS_GRAMMAR =
@@ -172,10 +169,7 @@ export function checkFieldsFlag(entries: readonly string[] | undefined): void {
   }
 }
 
-/**
- * The columns or keys to write, given the first page: undefined keeps the format's default (json
- * writes whole items). `keepsWholeItems`: json and ndjson, where `all` is simply every key of each item.
- */
+/** The columns or keys to write, given the first page; undefined keeps the format's default. */
 export function resolveFields(
   entries: readonly string[] | undefined,
   specFields: readonly string[],

@@ -81,10 +81,10 @@ export function joinChunks(chunks: readonly Chunk[]): Chunk {
 export const chunkText = (chunk: Chunk): string =>
   typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
 
-// Which format a run writes: a format option, else the -o file's extension, else the profile's stored
-// format, else table on a terminal and json elsewhere. What a person should hear about that choice
-// comes back with it: a format option the extension contradicts (a warning), or an -o name whose
-// extension says no format (a note, so that `-o leads.txt` writing json is no surprise).
+// Which format a run writes: a format option, else the -o file's extension, else the profile's, else
+// table on a terminal and json elsewhere; with a warning when the extension contradicts the option, a
+// note when it says no format (`-o leads.txt` writing json is no surprise).
+
 /** The one list of extensions leadctl writes: a new format adds its extension here. */
 export const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
   '.csv': 'csv',
@@ -96,10 +96,7 @@ export const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
   '.geojson': 'geojson',
 };
 
-/**
- * Extensions of formats leadctl does not write: a file under such a name would hold another format
- * (`-o leads.xlsx` that Excel cannot open). An extension that says no format (`.txt`, `.out`) is fine.
- */
+/** Extensions of formats leadctl does not write: another format under such a name would mislead. */
 const OTHER_FORMAT_EXTENSIONS = new Set(
   ['.xlsx', '.xls', '.xlsm', '.ods', '.geojson', '.xml', '.html', '.htm', '.yaml', '.yml', '.parquet']
     .concat(['.pdf', '.sqlite', '.db', '.gz', '.zip', '.md'])

@@ -1,9 +1,6 @@
-// geojson: an RFC 7946 FeatureCollection with one Point Feature per item that has usable coordinates,
-// streamed as json is (the opening, features joined by `,\n`, the closing). Coordinates are
-// [longitude, latitude] (RFC 7946 section 3.1.1: longitude first) with the digits the server sent;
-// every other field goes in `properties`. An item without usable coordinates (missing, null, not a
-// number, out of range) cannot be a Point: it is left out, counted, and the count is told on stderr.
-// No `crs` member: RFC 7946 dropped it (WGS 84 is the only coordinate system).
+// geojson: an RFC 7946 FeatureCollection, streamed as json is, with one Point per item: coordinates
+// [longitude, latitude] with the digits the server sent, every other field in `properties`. An item
+// without usable coordinates is left out and counted on stderr. No `crs`: RFC 7946 dropped it.
 import { ExactNumber } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';

@@ -320,11 +320,9 @@ export async function withItemSink<T>(
   return result;
 }
 
-// A renderer for a format. table.ts and xlsx.ts are imported only when the format is theirs: json, csv
-// and the others never pay for them, which matters most to a one-page `leadctl leads --json`.
 /**
- * The client hands out items typed for library users (`4.50` read as 4.5); every format writes them as
- * the server sent them (asSent: exact digits, key order), as cli.md promises.
+ * A renderer for a format, writing items as the server sent them (asSent: exact digits, key order), not
+ * as the client types them for library users. table.ts and xlsx.ts load only when the format is theirs.
  */
 export async function createRenderer(options: RenderOptions): Promise<Renderer> {
   const renderer = await createFormatRenderer(options);
