@@ -1,8 +1,6 @@
-// From --input to the searches to run, read as a stream under ceilings on bytes and rows (a file, a
-// FIFO or stdin; UTF-8, UTF-16 with its mark, or a workbook via xlsx-input.ts), each row validated and
-// deduped as it comes. What is held is what the batch needs: the unique searches and their keys (a dry
-// run, the keys alone). A bad row or header refuses the whole batch before a request is sent; the
-// run's abort signal stops the read at once (docs/batch.md, "Ceilings").
+// From --input to the searches to run, read as a stream under ceilings on bytes and rows, each row
+// validated and deduped as it comes; only the unique searches and their keys are held. A bad row or
+// header refuses the whole batch before a request is sent (docs/batch.md, "Ceilings").
 import { createHash } from 'node:crypto';
 import { createReadStream, constants as fs, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';

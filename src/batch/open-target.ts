@@ -140,9 +140,8 @@ async function resumeTarget(
 }
 
 /**
- * Brings a new renderer to where the stopped run's was. Its start chunk is already in the file; the
- * only state a streaming renderer keeps is whether a row came before (json's `,` separator), so one
- * row rendered and thrown away stands for all the rows already written.
+ * Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
+ * came before (json's `,`), so one row rendered and thrown away stands for those already written.
  */
 function primeRenderer(renderer: Renderer, rowsWritten: number): void {
   renderer.start();

@@ -77,9 +77,8 @@ export function searchKey(row: Pick<SearchRow, 'query' | 'location' | 'radius'>)
 }
 
 /**
- * Identifies the list of searches a state file belongs to: a running SHA-256 of the values as they
- * are sent and written (not the dedupe keys), fed one unique row at a time, so any edit that could
- * change the output makes a resume refuse.
+ * A unique row's line of the input fingerprint (a SHA-256 of the values as sent, not the dedupe keys):
+ * any edit that could change the output makes a resume refuse.
  */
 export function fingerprintLine(row: SearchRow): string {
   return `${JSON.stringify([row.query, row.location, row.radius ?? null])}\n`;

@@ -1,6 +1,4 @@
-// csv and tsv, and the formula guard they share.
-//
-// csv: RFC 4180, records ending with CRLF, a field quoted when it holds , " CR or LF. Values are exact
+// csv and tsv, and the formula guard they share. csv: RFC 4180, records ending with CRLF, a field quoted when it holds , " CR or LF. Values are exact
 // apart from the formula guard. row() runs once per exported item, so it is written for speed: one
 // string built by concatenation, the common cells handled before the general cellText().
 import { ExactNumber } from '../api/exact-number.js';
@@ -108,12 +106,9 @@ export function guardFormula(text: string): string {
   return looksLikeFormula(text) ? `'${text}` : text;
 }
 
-// tsv: one record per line, fields separated by tab, like PostgreSQL's text COPY format. Inside a
-// field a backslash is written \\, tab \t, LF \n, CR \r; every other control character or
-// terminal-unsafe character gets the same visible escape as in a table (\x1b, \u009b, \u202e), so
-// "\xHH" and "\uHHHH" stand for that code point. Reading back: split on tab, then undo the escapes.
-// Spreadsheets open TSV too: cells they would run as formulas get csv's guard (a leading '), unless
-// --no-sanitize. The guard looks at the value itself, before escaping (a leading tab is a formula).
+// tsv: fields separated by tab, like PostgreSQL's text COPY format: a backslash written \\, tab \t, LF
+// \n, CR \r, every other unsafe character as a table's visible escape (\x1b, \u202e). Cells get csv's
+// formula guard, which looks at the value before escaping (a leading tab is a formula).
 const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'gu');
 
 export function escapeTsvField(text: string): string {

@@ -122,10 +122,8 @@ export function isPartialNameFor(target: string, name: string): boolean {
 }
 
 /**
- * Created with O_EXCL|O_NOFOLLOW under a random name beside the target: a link planted at a guessable
- * name is never followed, and two runs writing the same -o never share a file (the last rename wins,
- * each file whole). When the target exists, the partial takes its mode, and its owner where allowed,
- * so that the rename does not make a private file world-readable.
+ * O_EXCL|O_NOFOLLOW under a random name: a planted link is never followed, two runs never share a file.
+ * It takes an existing target's mode (and owner where allowed): the rename must not widen access.
  */
 export async function createPartialFile(
   target: string,
@@ -197,9 +195,8 @@ export async function openForAppend(
 }
 
 /**
- * The -o file's length now, and how to cut it back to it: for a run whose output is committed but
- * whose checkpoint then could not be moved (its rename failed), so that the next run, which fetches
- * the same items again, does not append them twice. `file` is the -o name; links are followed.
+ * How to cut the -o file back to its length now: for a run whose output is committed but whose checkpoint
+ * could not be moved, so the next run, fetching the same items again, does not append them twice.
  */
 export async function appendUndoPoint(file: string): Promise<() => Promise<void>> {
   const where = await resolveOutputPath(file);
@@ -209,9 +206,8 @@ export async function appendUndoPoint(file: string): Promise<() => Promise<void>
 }
 
 /**
- * A stopped batch's partial file, reopened for appending once it is shown to hold what the state
- * file says: a regular file (never a link), at least `bytes` long, whose first `bytes` hash to
- * `sha256`. What came after (half a row, json's closing `]`) is cut off. `file` is the -o name.
+ * A stopped batch's partial file, reopened for appending once its first `bytes` hash to `sha256` (a
+ * regular file, never a link); what came after (half a row, json's closing `]`) is cut off.
  */
 export async function reopenStoppedPartial(
   file: string,

@@ -20,9 +20,8 @@ export function columnName(field: string, labels: Readonly<Record<string, string
 }
 
 /**
- * `domain`: the registrable domain of `website` (text/domain.ts), a field leadctl derives wherever an
- * item has a website; an item's own `domain`, if a server sends one, wins. Its library (tldts) costs
- * start-up time, so it loads only for a run that names the field (loadDerivedField).
+ * `domain`: derived, the registrable domain of `website` (an item's own `domain` wins). Its library
+ * (tldts) costs start-up time: it loads only for a run that names the field (loadDerivedField).
  */
 export const DOMAIN = 'domain';
 let domainOf: ((website: unknown) => string | undefined) | undefined;
@@ -38,11 +37,7 @@ export function fieldValue(item: Record<string, unknown>, field: string): unknow
   return field === DOMAIN && domainOf ? domainOf(fieldValue(item, 'website')) : undefined;
 }
 
-/**
- * A value as cell text: null/undefined -> '', strings as they are, numbers with the digits the server
- * sent, booleans as JavaScript prints them, objects and arrays as compact JSON (so nothing is lost to
- * "[object Object]").
- */
+/** A value as cell text: null/undefined '', numbers with the digits sent, objects as compact JSON. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
@@ -66,9 +61,8 @@ export const FIELDS_GRAMMAR =
   'FIELD or FIELD:LABEL, separated by commas; quote a label with "..." to hold , or : ("" for a quote), e.g. --fields \'name:Company,phone:"Phone, main",website\'';
 
 /**
- * --fields as written, cut into entries (`name`, `name:Company`, `phone:"Phone, main"`) at the commas
- * outside quotes. Entries keep their quotes, so that joined with `,` they read back the same (the
- * footer's "Next:" command and a batch's state repeat them). Throws UsageError on a bad entry.
+ * --fields cut into entries at the commas outside quotes. Entries keep their quotes, so that joined with
+ * `,` they read back the same (a footer's "Next:" command and a batch's state repeat them).
  */
 export function splitFieldList(text: string): string[] {
   const entries: string[] = [];

@@ -2,11 +2,8 @@
 // they share. A renderer turns items into chunks and never writes anything itself: the command streams
 // its chunks into an OutputTarget (target.ts).
 //
-// Chunks are text or bytes. A renderer whose library writes bytes to a stream as it goes (exceljs's
-// streaming WorkbookWriter for xlsx) hands the library a Writable that keeps what it is given,
-// returns what has come so far from row() or flush() ('' or an empty Uint8Array when nothing has),
-// and from finish() a promise of the rest once the library is done (`await workbook.commit()`).
-// The writers await finish(); nothing else changes for a byte-producing format.
+// Chunks are text or bytes. A renderer whose library writes bytes to a stream (xlsx) returns what has
+// come so far from row() or flush(), and from finish() a promise of the rest.
 import { basename, extname } from 'node:path';
 import { UsageError } from '../api/errors.js';
 

@@ -1,7 +1,6 @@
 // The one place items are written: picks the format and columns, opens stdout or the -o target, and
-// streams rows through the renderer. On a failure or interrupt the rows already received are still
-// written and kept in the partial file, whose path is attached to the error for the CLI to print; a
-// run that received no item leaves no file behind.
+// streams rows through the renderer. On a failure the rows received are kept in the partial file, its
+// path attached to the error; a run that received no item leaves no file behind.
 import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
@@ -63,17 +62,11 @@ export interface OutputContext {
 
 export interface ItemSink {
   readonly format: OutputFormat;
-  /**
-   * Items in one write (a page at a time, rather than an await per item): those that meet --where,
-   * at most `atMost` of them. Returns how many were written.
-   */
+  /** Items that meet --where, at most `atMost`, in one write (a page, not an await per item); how many. */
   writeAll(items: readonly Item[], atMost?: number): Promise<number>;
   /** Items --where has left out so far (0 without --where). */
   readonly filteredOut: number;
-  /**
-   * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
-   * rows were written (and returns its path), or removes it when none were.
-   */
+  /** Renames an -o file into place when `ok`; else keeps the partial file (its path) if it has rows. */
   close(ok: boolean): Promise<string | undefined>;
 }
 
@@ -99,10 +92,7 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
 const keepsWholeItems = (format: OutputFormat) =>
   format === 'json' || format === 'ndjson' || format === 'geojson';
 
-/**
- * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
- * fields, which may wait for the first page; what the user should hear about the choice is said here.
- */
+/** The format and every render option but the fields, which may wait for the first page. */
 async function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
@@ -299,9 +289,8 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
 }
 
 /**
- * Runs `produce` with a sink, closing it whatever happens; the producer's error wins, carrying the
- * partial file's path when one was kept. Returns what `produce` returned, so that footers are
- * printed after the output (a table may hold rows back until close).
+ * Runs `produce` with a sink, closed whatever happens; the producer's error wins, carrying the partial
+ * file's path. Returns what `produce` returned, so footers print after the output.
  */
 export async function withItemSink<T>(
   options: ItemSinkOptions,
@@ -370,10 +359,8 @@ export function assertAppendable(format: OutputFormat): void {
 }
 
 /**
- * Whether the file already begins with `opening` (the header line this run would write), so it must
- * not be written again. An empty file gets it; a file that begins otherwise is refused (the new rows
- * would sit under the wrong header), and so is one whose last line is cut off (the first new row
- * would join it).
+ * Whether the file already begins with `opening` (this run's header line). A file that begins otherwise
+ * is refused (wrong header), and so is one whose last line is cut off (the first new row would join it).
  */
 export function headerAlreadyWritten(file: string, existing: AppendingTo, opening: string): boolean {
   if (existing.size === 0) return false;

@@ -120,15 +120,9 @@ export interface OpenOutputOptions {
   bufferBytes?: number;
   /** Add to the end of FILE, a regular file or none yet (--append). */
   append?: boolean;
-  /**
-   * --resume: reopen this stopped partial file of FILE (a full path), once its first `bytes` are shown
-   * to hash to `sha256`; what came after is cut off, and counting and hashing go on from there.
-   */
+  /** --resume: this stopped partial file of FILE, reopened (destination.ts); counting goes on from there. */
   resume?: { partial: string; bytes: number; sha256: string };
-  /**
-   * Count and hash the bytes (a batch's state file records both). Every chunk is then written at once,
-   * so that `bytes` and `digest()` always describe what is on disk.
-   */
+  /** Count and hash the bytes for a batch's state file; every chunk is then written at once. */
   hash?: boolean;
 }
 

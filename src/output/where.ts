@@ -59,10 +59,8 @@ export function parseWhere(raw: string): WhereCondition {
 }
 
 /**
- * Every condition's field must be one the resource knows (the spec's, or a key the first page carries),
- * as --fields checks: a misspelt field would otherwise silently filter out everything; `known`
- * undefined checks no name yet. A number field must be compared with a number: `rating>=4,5` or
- * `rating>=four` would hold for nothing, without a word.
+ * Every condition's field must be known (`known` undefined: no check yet), as --fields checks, and a
+ * number field compared with a number: `rating>=4,5` would silently hold for nothing.
  */
 export function checkWhereFields(
   conditions: readonly WhereCondition[],
