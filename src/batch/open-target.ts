@@ -4,9 +4,8 @@
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { type HeldFile, holdStateFile } from '../checkpoint/checkpoint-file.js';
-import { isPartialNameFor, resolveOutputPath } from '../output/destination.js';
+import { isPartialNameFor, type OutputTarget, openOutput, resolveOutputPath } from '../output/destination.js';
 import type { Renderer } from '../output/formats.js';
-import { type OutputTarget, openOutput } from '../output/target.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,

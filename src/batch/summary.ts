@@ -81,8 +81,9 @@ export function failedRowsError(failed: number, total: number): LeadError {
 
 /** --max-requests was reached with rows left: exit 5, like a rate-limit stop, since both mean "out of quota". */
 export function requestCapError(maxRequests: number, notRun: number): LeadError {
-  const rest = `${count(notRun)} ${notRun === 1 ? 'search was' : 'searches were'} not run`;
-  return new LeadError(`stopped at --max-requests ${count(maxRequests)}: ${rest}`, { code: 'max_requests' });
+  return new LeadError(`stopped at --max-requests ${count(maxRequests)}: ${searchesWere(notRun)} not run`, {
+    code: 'max_requests',
+  });
 }
 
 /** The command that continues a stopped batch, with the output options it must repeat. */

@@ -1,6 +1,6 @@
-// csv and tsv, and the formula guard they share. csv: RFC 4180, records ending with CRLF, a field quoted when it holds , " CR or LF. Values are exact
-// apart from the formula guard. row() runs once per exported item, so it is written for speed: one
-// string built by concatenation, the common cells handled before the general cellText().
+// csv and tsv, and the formula guard they share. csv: RFC 4180, records ending with CRLF, a field
+// quoted when it holds , " CR or LF; values exact apart from the guard. row() runs once per exported
+// item, so it is written for speed: one string built by concatenation, the common cells first.
 import { ExactNumber } from '../api/exact-number.js';
 import { sanitizeForTerminal, UNSAFE_FOR_TERMINAL, visibleEscape } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';

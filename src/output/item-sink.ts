@@ -11,7 +11,7 @@ import { colorAllowed, colorForced, setPaging, type Ui } from '../ui/ui.js';
 type Notices = Pick<Ui, 'notice' | 'warn'>;
 
 import { createCsvRenderer, createTsvRenderer } from './csv.js';
-import type { AppendingTo } from './destination.js';
+import { type AppendingTo, type OutputTarget, openOutput } from './destination.js';
 import {
   checkFieldsFlag,
   columnNames,
@@ -35,7 +35,6 @@ import {
 import { createGeojsonRenderer } from './geojson.js';
 import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
-import { type OutputTarget, openOutput } from './target.js';
 import { checkWhereFields, createWhereFilter, type WhereCondition } from './where.js';
 
 type Item = Record<string, unknown>;

@@ -11,7 +11,7 @@ import {
   shapeDifferences,
 } from '../../src/batch/state.js';
 import { holdStateFile } from '../../src/checkpoint/checkpoint-file.js';
-import { openOutput } from '../../src/output/target.js';
+import { openOutput } from '../../src/output/destination.js';
 import { tempDir } from '../helpers/temp.js';
 
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };
