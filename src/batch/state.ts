@@ -35,21 +35,11 @@ const OUTPUT_SHAPE = z.strictObject({
   where: z.optional(z.array(z.string())),
 });
 
-const FAILED_SEARCH = z.strictObject({
-  line: z.int().check(z.minimum(1)),
-  query: z.string(),
-  location: z.string(),
-  message: z.string(),
-});
-
-/** A search sent whose answer never came (a stop, a reset): it may have run and spent a live search. */
-const UNKNOWN_SEARCH = z.strictObject({
-  /** Its place among the unique rows. */
-  index: count(),
-  line: z.int().check(z.minimum(1)),
-  query: z.string(),
-  location: z.string(),
-});
+/** An input row, as the messages name it. */
+const SEARCH = { line: z.int().check(z.minimum(1)), query: z.string(), location: z.string() };
+const FAILED_SEARCH = z.strictObject({ ...SEARCH, message: z.string() });
+/** A search sent whose answer never came (a stop, a reset), `index` its place among the unique rows. */
+const UNKNOWN_SEARCH = z.strictObject({ index: count(), ...SEARCH });
 
 /** A search answered whose rows are not written yet: its results as the server sent them (exact JSON text). */
 const KEPT_ANSWER = z.strictObject({ index: count(), results: z.string() });
