@@ -84,7 +84,7 @@ const WRITE_REASONS: Record<string, string> = {
  * Node with a stack trace) and, at the end, a write of nothing that resolves once everything before it
  * was handed over. `leadctl --help | head -1` closes the pipe (EPIPE): the reader's choice, a quiet
  * exit 0. A full disk or an I/O error (`> /dev/full`) is a failure, exit 1. Data output has its own
- * listener in output/target.ts, which reports the same way.
+ * listener in output/destination.ts, which reports the same way.
  */
 function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
   let failure: unknown;

@@ -1,9 +1,6 @@
-// RFC 4180 records with the line each one starts on, so that validation can point at "line 7". The
-// parsing is csv-parse's, liberal in what it reads: CRLF, LF or CR (mixed too), a leading byte-order
-// mark, quoted fields spanning lines, a stray quote inside an unquoted field kept as text. csv-parse's
-// own line count adds a quoted CRLF up as two lines, so the start lines are counted here from each
-// record's raw text: a CRLF, LF or lone CR is one line break. A batch's input is read as a stream
-// (csvRecords); `--exclude` reads a whole file (parseCsvRecords).
+// RFC 4180 records with the line each one starts on ("line 7"), parsed by csv-parse, liberal in what it
+// reads. Its own line count adds a quoted CRLF up as two lines, so lines are counted here from each
+// record's raw text. A batch reads a stream (csvRecords); `--exclude` a whole file (parseCsvRecords).
 import { CsvError, type Options, parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 
@@ -41,10 +38,7 @@ function csvOptions(delimiter: CsvDelimiter): Options {
   };
 }
 
-/**
- * The records of a text read in chunks: those each chunk completes, as one batch (rows are handled
- * a chunk at a time, not one promise each).
- */
+/** The records of a text read in chunks: those each chunk completes, as one batch. */
 export async function* csvRecords(
   texts: AsyncIterable<string>,
   delimiter: CsvDelimiter,
@@ -114,10 +108,8 @@ export function isBlankRecord(record: CsvRecord): boolean {
 }
 
 /**
- * The separator of a file, judged by its header line alone (the first line that is not blank, read
- * up to a line break outside quotes): the candidate found there most often, a comma on a tie or
- * when there is none. Data rows are not counted, so a comma file whose queries hold `;` stays a
- * comma file. `complete` says whether the header line ended within `text`.
+ * The separator found most often in the header line alone (a comma on a tie or when none is), so a comma
+ * file whose queries hold `;` stays a comma file. `complete`: the header line ended within `text`.
  */
 export function detectDelimiter(text: string): { delimiter: CsvDelimiter; complete: boolean } {
   const counts = { ',': 0, ';': 0, '\t': 0 };

@@ -1,8 +1,6 @@
-// `search --input FILE --dry-run`: the cost before it is spent. The input is read, validated and
-// deduplicated as a real run does (a bad row is exit 2), the state of -o FILE is read as --resume
-// would read it, and what the usage ledger holds is set beside the plan's limits. Nothing is sent,
-// nothing is locked or written; the report goes to stderr (stdout stays for data) and is printed
-// with --quiet too, since it is what was asked for.
+// `search --input FILE --dry-run`: the cost before it is spent. The input and -o FILE's state are read
+// as a real run reads them, and the usage ledger is set beside the plan's limits. Nothing is sent,
+// locked or written; the report goes to stderr, with --quiet too, since it is what was asked for.
 import { UsageError } from '../api/errors.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
@@ -14,8 +12,14 @@ import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
 import type { BatchPlan } from './load-input.js';
-import { type BatchState, loadState, outputShape, statePath } from './state.js';
-import { checkSameBatch, checkStateAgreement } from './state-check.js';
+import {
+  type BatchState,
+  checkSameBatch,
+  checkStateAgreement,
+  loadState,
+  outputShape,
+  statePath,
+} from './state.js';
 
 /** What the dry run reads of `search`'s flags (defined in commands/search): output, shape and resume. */
 type DryRunFlags = OutputFlags &

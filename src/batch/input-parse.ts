@@ -1,8 +1,6 @@
-// Turns a batch input's records into raw entries (one per search, with its line number) as they are
-// read, without judging the values yet: CSV with a header row (`,` `;` or tab), rows read from a
-// spreadsheet, or JSON lines. Spreadsheets and CRM exports name their columns their own way and carry
-// others: `--columns` maps the user's names to the known ones, `--ignore-extra` skips the rest (never
-// silently).
+// A batch input's records (CSV or a spreadsheet's with a header row, or JSON lines) as raw entries with
+// their line numbers, values not judged yet. `--columns` maps the user's names to the known ones,
+// `--ignore-extra` skips the rest (never silently).
 import { UsageError } from '../api/errors.js';
 import { closestMatch } from '../config/keys.js';
 import { type CsvRecord, isBlankRecord, MAX_RECORD_CHARS } from './csv-records.js';
@@ -112,10 +110,9 @@ function plural(n: number, noun: string): string {
 }
 
 /**
- * Header rows (CSV or a spreadsheet's) to entries. Anything wrong with the header refuses the
- * whole input: an unknown column is refused rather than ignored unless --ignore-extra says so,
- * because a misspelt "raduis" would otherwise run every search at the default radius and spend
- * the quota on the wrong searches. The columns --ignore-extra skips are added to `ignored`.
+ * Header rows to entries. Anything wrong with the header refuses the whole input: an unknown column
+ * too, unless --ignore-extra (then added to `ignored`), since a misspelt "raduis" would spend the
+ * quota on searches at the default radius.
  */
 export async function* entriesFromRecords(
   batches: AsyncIterable<CsvRecord[]>,

@@ -22,9 +22,8 @@ function ownLabels(row: SearchRow): Item {
 }
 
 /**
- * --unique: the first result per place_id across the batch; later ones are dropped. `seen` carries
- * over between searches (and from a stopped run). A result without a place_id cannot be told apart
- * from the others, so --unique cannot keep its promise: the run stops (exit 7) rather than guess.
+ * --unique: the first result per place_id across the batch (`seen` carries over, from a stopped run
+ * too). A result without a place_id stops the run (exit 7) rather than guess.
  */
 export function keepFirstPerPlace(results: readonly Item[], seen: Set<string>, row: SearchRow): Item[] {
   const idField = RESOURCES.results.idField;

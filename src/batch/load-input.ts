@@ -1,8 +1,6 @@
-// From --input to the searches to run, read as a stream under ceilings on bytes and rows (a file, a
-// FIFO or stdin; UTF-8, UTF-16 with its mark, or a workbook via xlsx-input.ts), each row validated and
-// deduped as it comes. What is held is what the batch needs: the unique searches and their keys (a dry
-// run, the keys alone). A bad row or header refuses the whole batch before a request is sent; the
-// run's abort signal stops the read at once (docs/batch.md, "Ceilings").
+// From --input to the searches to run, read as a stream under ceilings on bytes and rows, each row
+// validated and deduped as it comes; only the unique searches and their keys are held. A bad row or
+// header refuses the whole batch before a request is sent (docs/batch.md, "Ceilings").
 import { createHash } from 'node:crypto';
 import { createReadStream, constants as fs, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -35,7 +33,7 @@ import {
 export const DEFAULT_MAX_INPUT_ROWS = 50_000;
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 2 ** 20;
 
-/** The flags that say how to read the input (SearchFlags has them). */
+/** How to read the input (SearchFlags has them). */
 export interface InputFlags {
   columns?: string | undefined;
   ignoreExtra?: boolean | undefined;
@@ -46,9 +44,8 @@ export interface InputFlags {
 export interface BatchPlan {
   /** The searches to run, in input order, repeats removed (empty when read for a dry run). */
   unique: SearchRow[];
-  /** How many there are. */
   searches: number;
-  /** Rows skipped because they repeat an earlier one. */
+  /** Rows that repeat an earlier one. */
   duplicates: number;
   fingerprint: string;
   /** --columns and --ignore-extra as given: a --resume must read the input the same way. */
@@ -203,13 +200,6 @@ async function peek<T>(items: AsyncIterable<T>, enough: (read: T[]) => boolean) 
   return { read, all: all() };
 }
 
-const READ_REASONS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EISDIR: 'is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
-
 /** The input's bytes as they come, never more than `maxBytes`; the run's abort signal ends the read. */
 async function* inputChunks(
   input: string,
@@ -234,17 +224,17 @@ async function* inputChunks(
     }
   } catch (error) {
     if (signal.aborted || error instanceof LeadError) throw error;
-    const code = errorCode(error);
-    throw new UsageError(`cannot read ${source}: ${(code && READ_REASONS[code]) ?? reasonOf(error)}`);
+    throw new UsageError(
+      `cannot read ${source}: ${errorCode(error) === 'ENOENT' ? 'no such file' : reasonOf(error)}`,
+    );
   } finally {
     stream?.destroy();
   }
 }
 
 /**
- * A file, or a FIFO read as a pipe is (polled, not by a thread blocked in read(2)): a signal stops
- * the read at once even when the writer sends nothing, and nothing is left behind to keep the
- * process alive.
+ * A file, or a FIFO read as a pipe is (polled, not a thread blocked in read(2)): a signal stops the
+ * read at once even when the writer sends nothing, and nothing is left to keep the process alive.
  */
 async function openForReading(path: string): Promise<Readable> {
   const info = await stat(path);

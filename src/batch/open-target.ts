@@ -1,28 +1,27 @@
-// Where a batch writes, and from where it starts: stdout; a FIFO or device (written directly, not
-// resumable); a new -o FILE (through a partial file, with FILE.state from the first moment, so a
-// Ctrl-C at any point can be resumed); or a stopped run's partial file reopened by --resume after
-// checking the whole state file, the input and the output options, and the partial file's content.
+// Where a batch writes, and from where it starts: stdout; a FIFO or device (not resumable); a new
+// -o FILE with FILE.state from the first moment; or, with --resume, a stopped run's partial file once
+// the state file, the input, the output options and the partial file's content all agree.
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { type HeldFile, holdStateFile } from '../checkpoint/checkpoint-file.js';
-import { isPartialNameFor, resolveOutputPath } from '../output/destination.js';
+import { isPartialNameFor, type OutputTarget, openOutput, resolveOutputPath } from '../output/destination.js';
 import type { Renderer } from '../output/formats.js';
-import { type OutputTarget, openOutput } from '../output/target.js';
 import type { BatchPlan } from './load-input.js';
 import {
   type BatchState,
+  checkSameBatch,
+  checkStateAgreement,
   loadState,
   type OutputShape,
   STATE_VERSION,
   saveState,
   statePath,
+  unreadable,
 } from './state.js';
-import { checkSameBatch, checkStateAgreement } from './state-check.js';
 
 export interface BatchTarget {
-  /** Counting and hashing what it writes (but on stdout), for the state file. */
   output: OutputTarget;
-  /** Where the starting state came from and where progress is saved; undefined when not resumable. */
+  /** Where progress is saved; undefined when not resumable. */
   stateFile: HeldFile | undefined;
   state: BatchState;
   /** Frees FILE.state for the next run (held from before it was read). Never throws. */
@@ -128,12 +127,8 @@ async function resumeTarget(
   checkSameBatch(stopped, plan, shape);
   // The state names the partial file; it must be one this run could have made for this target.
   const partial = join(dirname(target), stopped.partial);
-  if (!isPartialNameFor(target, partial)) {
-    throw new UsageError(
-      `${stateFile} is not a batch state file leadctl can resume: partial names another file than ${file}`,
-      'delete it (and the partial file beside it) to start the batch over',
-    );
-  }
+  if (!isPartialNameFor(target, partial))
+    throw unreadable(stateFile, `partial names another file than ${file}`);
   const output = await openOutput({
     file,
     stdout,
@@ -144,9 +139,8 @@ async function resumeTarget(
 }
 
 /**
- * Brings a new renderer to where the stopped run's was. Its start chunk is already in the file; the
- * only state a streaming renderer keeps is whether a row came before (json's `,` separator), so one
- * row rendered and thrown away stands for all the rows already written.
+ * Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
+ * came before (json's `,`), so one row rendered and thrown away stands for those already written.
  */
 function primeRenderer(renderer: Renderer, rowsWritten: number): void {
   renderer.start();

@@ -1,7 +1,6 @@
-// The batch's engine: up to `concurrency` searches in flight, finished searches handed on strictly
-// in input order (a search that finishes early waits until every earlier one is handed on), so the
-// output is the same whatever the timing, and "done" is always a prefix of the rows: what --resume
-// needs. No search starts more than twice `concurrency` rows ahead of the first one not handed on, so
+// The batch's engine: up to `concurrency` searches in flight, handed on strictly in input order, so the
+// output is the same whatever the timing and "done" is always a prefix of the rows (what --resume
+// needs). No search starts more than twice `concurrency` rows ahead of the first one not handed on, so
 // one slow search never piles answers up behind it. It knows nothing of files or formats.
 
 export type SearchOutcome<Result> =
@@ -17,12 +16,8 @@ export type BatchStop =
   /** An error that ends the whole batch: a 429 beyond --max-wait, 401, 5xx after retries, a write failure. */
   | { kind: 'error'; error: unknown };
 
-/**
- * --max-requests as the engine sees it. A search spends one request, plus one for each retry the
- * client makes; `exceeded` aborts the searches in flight when a retry would go over the cap.
- */
+/** --max-requests: `exceeded` aborts the searches in flight when a retry would go over the cap. */
 export interface RequestCap<Row = unknown> {
-  /** Whether `row` may start: a request is left, or the row needs none. */
   allowsStart(row: Row): boolean;
   exceeded: AbortSignal;
 }
@@ -34,7 +29,6 @@ export interface BatchEngineOptions<Row, Result> {
   /** Rows not to search: handed on as 'unknown' in their place. */
   skip?: ReadonlySet<number>;
   concurrency: number;
-  /** --max-requests; undefined = no cap. */
   cap?: RequestCap<Row>;
   signal: AbortSignal;
   search(row: Row, signal: AbortSignal, index: number): Promise<Result[]>;
@@ -49,9 +43,8 @@ export interface BatchEngineOptions<Row, Result> {
 }
 
 export interface BatchEngineResult {
-  /** Rows [0, finished) are finished: handed to onFinished. */
+  /** Rows [0, finished) were handed to onFinished. */
   finished: number;
-  /** Searches this run started. */
   started: number;
   stop?: BatchStop;
 }
@@ -70,7 +63,6 @@ export async function runBatchEngine<Row, Result>(
   // Hand-ons run one after another: onFinished writes output and state, which must not interleave.
   let handing: Promise<void> = Promise.resolve();
 
-  // Workers waiting for room ahead are woken by every hand-on, stop and abort.
   const waiting: Array<() => void> = [];
   const wake = () => {
     for (const resolve of waiting.splice(0)) resolve();

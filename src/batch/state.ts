@@ -1,18 +1,21 @@
 // FILE.state: how far a batch writing to -o FILE got, so --resume can continue it. Searches are
-// written in input order, so "done" is always a prefix of the unique rows plus the byte length and
-// SHA-256 of the partial file after the last fully written search. Rewritten atomically (a temporary
-// file renamed over it, through a symlink: checkpoint/checkpoint-file.ts) when a search goes out, when
-// its answer comes (the answer kept in it until its rows are written) and after every search, so a
-// crash, Ctrl-C or a full disk at any moment leaves a state that matches the partial file, names the
-// searches sent without an answer and keeps the answers not yet written. The batch holds the file for
-// its whole run (one writer). Read back, it is checked whole (state-check.ts) before anything is sent.
+// written in input order, so "done" is a prefix of the unique rows, with the byte length and SHA-256
+// of the partial file after the last fully written search. The batch holds the file for its whole run
+// (one writer) and rewrites it atomically (checkpoint/checkpoint-file.ts) when a search goes out, when
+// its answer comes and after every search (recordSends), so a crash, Ctrl-C or a full disk at any
+// moment leaves a state that matches the partial file, names the searches sent without an answer (a
+// --resume does not send them again on its own) and keeps the answers not yet written (it writes them
+// without searching). Read back, it is checked whole (checkStateAgreement) before anything is sent.
 import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
-import { UsageError } from '../api/errors.js';
+import { HttpError, NetworkError, RateLimitedError, UsageError } from '../api/errors.js';
+import { parseJsonLossless } from '../api/exact-json-parser.js';
 import type { HeldFile } from '../checkpoint/checkpoint-file.js';
 import { errorCode } from '../output/destination.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
+import { jsonText } from '../output/json-text.js';
 import { describeIssue } from '../text/schema-issues.js';
+import type { SearchRow } from './validate.js';
 
 export const STATE_VERSION = 4;
 /** Versions 2 (no `sent`, no `unknown`) and 3 (no `answers`) are read and upgraded. */
@@ -32,21 +35,11 @@ const OUTPUT_SHAPE = z.strictObject({
   where: z.optional(z.array(z.string())),
 });
 
-const FAILED_SEARCH = z.strictObject({
-  line: z.int().check(z.minimum(1)),
-  query: z.string(),
-  location: z.string(),
-  message: z.string(),
-});
-
-/** A search sent whose answer never came (a stop, a reset): it may have run and spent a live search. */
-const UNKNOWN_SEARCH = z.strictObject({
-  /** Its place among the unique rows. */
-  index: count(),
-  line: z.int().check(z.minimum(1)),
-  query: z.string(),
-  location: z.string(),
-});
+/** An input row, as the messages name it. */
+const SEARCH = { line: z.int().check(z.minimum(1)), query: z.string(), location: z.string() };
+const FAILED_SEARCH = z.strictObject({ ...SEARCH, message: z.string() });
+/** A search sent whose answer never came (a stop, a reset), `index` its place among the unique rows. */
+const UNKNOWN_SEARCH = z.strictObject({ index: count(), ...SEARCH });
 
 /** A search answered whose rows are not written yet: its results as the server sent them (exact JSON text). */
 const KEPT_ANSWER = z.strictObject({ index: count(), results: z.string() });
@@ -177,4 +170,161 @@ export function shapeDifferences(was: OutputShape, now: OutputShape): string[] {
     differences.push(where.length > 0 ? where.map((text) => `--where '${text}'`).join(' ') : 'no --where');
   }
   return differences;
+}
+
+// Whether a state file that parsed also adds up: its counts agree with one another and with the input
+// it claims to belong to (the partial file is checked when it is reopened: output/destination.ts).
+export function checkStateAgreement(file: string, state: BatchState): void {
+  const problem = disagreement(state);
+  if (problem !== undefined) throw unreadable(file, problem);
+}
+
+/** A --resume reads the same input, and writes the same way, as the stopped run. */
+export function checkSameBatch(
+  stopped: BatchState,
+  plan: { fingerprint: string; searches: number },
+  shape: OutputShape,
+): void {
+  if (stopped.input !== plan.fingerprint || stopped.total !== plan.searches) {
+    throw new UsageError(
+      'the input changed since the stopped run',
+      'resume with the same input, or delete the .state file to start over',
+    );
+  }
+  const differences = shapeDifferences(stopped.output, shape);
+  if (differences.length > 0) {
+    throw new UsageError(
+      `the output options differ from the stopped run's`,
+      `resume with the same options as before (the stopped run had ${differences.join(', ')})`,
+    );
+  }
+}
+
+function disagreement(state: BatchState): string | undefined {
+  if (state.done > state.total) return `done (${state.done}) is more than total (${state.total})`;
+  const passedOver = state.unknown.filter((search) => search.index < state.done).length;
+  if (state.searched + state.failed.length + passedOver !== state.done) {
+    return `searched (${state.searched}), failed (${state.failed.length}) and unknown before done (${passedOver}) do not add up to done (${state.done})`;
+  }
+  if (state.sent < state.searched + state.failed.length + state.unknown.length + state.answers.length) {
+    return `sent (${state.sent}) is less than the searches answered, failed and unknown`;
+  }
+  const unknown = state.unknown.map((search) => search.index);
+  if (!ascendingBelow(unknown, state.total)) return 'unknown lists its searches out of order or beyond total';
+  const kept = state.answers.map((answer) => answer.index);
+  if (
+    !ascendingBelow(kept, state.total) ||
+    kept.some((index) => index < state.done || unknown.includes(index))
+  ) {
+    return 'answers lists searches out of order, done, unknown or beyond total';
+  }
+  if (state.answers.some((answer) => !isArrayText(answer.results)))
+    return 'answers holds results that are not a JSON array';
+  if (state.output.format === 'table') return 'a table is never resumed';
+  if (!state.output.unique && state.seen.length > 0)
+    return 'seen lists place ids, but the batch is not --unique';
+  if (state.seen.length > state.results) {
+    return `seen lists ${state.seen.length} place ids, more than the ${state.results} results written`;
+  }
+  if (new Set(state.seen).size !== state.seen.length) return 'seen lists a place id twice';
+  const lines = state.failed.map((failed) => failed.line);
+  if (lines.some((line, index) => index > 0 && line <= (lines[index - 1] as number))) {
+    return 'failed lists its lines out of order';
+  }
+  if (state.results > 0 && state.bytes === 0) return `results is ${state.results}, but bytes is 0`;
+  return undefined;
+}
+
+function ascendingBelow(indexes: readonly number[], total: number): boolean {
+  return indexes.every((index, at) => index < total && (at === 0 || index > (indexes[at - 1] as number)));
+}
+
+function isArrayText(text: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+// What a batch has sent: a search is counted as sent and named as unanswered, saved, before it goes out;
+// an answer with results is kept (saved) until its rows are written. Saves go out in the order asked
+// for, so the last one on disk is the newest.
+export function recordSends(state: BatchState, stateFile: HeldFile | undefined) {
+  let last: Promise<void> = Promise.resolve();
+  /** Saves the state as it is now (after every search). */
+  const persist = () => {
+    if (!stateFile) return Promise.resolve();
+    const snapshot = structuredClone(state);
+    // Each save is tried even after one failed (a full disk): the newest state is the one that counts.
+    last = last.catch(() => {}).then(() => saveState(stateFile, snapshot));
+    return last;
+  };
+  /** An answer came for it (a refusal, or results already kept). */
+  const answered = (index: number) => {
+    state.unknown = state.unknown.filter((search) => search.index !== index);
+  };
+  return {
+    persist,
+    /** Resolves once every save asked for is done (or rejects when the last failed). */
+    saved: () => last,
+    /** A search about to go out: counted as sent, named as unanswered, saved; throws (unsent) if it cannot be saved. */
+    sending: async (index: number, row: SearchRow) => {
+      state.sent += 1;
+      state.unknown = [...state.unknown, unknownEntry(index, row)].sort((a, b) => a.index - b.index);
+      try {
+        await persist();
+      } catch (error) {
+        state.sent -= 1;
+        answered(index);
+        throw error;
+      }
+    },
+    answered,
+    /** Results came for it: kept in the state, saved before its rows are written (a throw stops the batch, the answer kept). */
+    keep: async (index: number, results: readonly unknown[]) => {
+      answered(index);
+      if (!stateFile) return;
+      state.answers = [...state.answers, { index, results: jsonText(results) }].sort(
+        (a, b) => a.index - b.index,
+      );
+      await persist();
+    },
+    /** Its rows are written: the kept answer is dropped (saved with the next persist). */
+    written: (index: number) => {
+      state.answers = state.answers.filter((answer) => answer.index !== index);
+    },
+    // A status from the server (a 429, a 5xx, a 401) means it is known; a refused connection or a
+    // failed DNS lookup means it never went out. A 429 (nothing processed) is not counted as sent.
+    abandoned: (index: number, error: unknown) => {
+      if (!(error instanceof HttpError) && !neverSent(error)) return;
+      answered(index);
+      if (error instanceof RateLimitedError || neverSent(error)) state.sent -= 1;
+    },
+  };
+}
+
+/** The rows a --resume passes over: sent by the stopped run, never answered (unless --resend-unknown). */
+export function unansweredBefore(state: BatchState, resend: boolean): Set<number> {
+  if (resend) return new Set();
+  return new Set(state.unknown.filter((search) => search.index >= state.done).map((search) => search.index));
+}
+
+/** The answers a stopped run kept, by their place among the unique rows. */
+export function keptAnswers(state: BatchState): Map<number, Array<Record<string, unknown>>> {
+  return new Map(
+    state.answers.map((answer) => [
+      answer.index,
+      parseJsonLossless(answer.results) as Array<Record<string, unknown>>,
+    ]),
+  );
+}
+
+function unknownEntry(index: number, row: SearchRow): UnknownSearch {
+  return { index, line: row.line, query: row.query, location: row.location };
+}
+
+/** refused / DNS: the request provably never reached the server (api/errors.ts NetworkError kinds). */
+function neverSent(error: unknown): boolean {
+  return error instanceof NetworkError && (error.kind === 'refused' || error.kind === 'dns');
 }

@@ -5,9 +5,9 @@ import { formatCount } from '../ui/ui.js';
 import type { OutputShape, UnknownSearch } from './state.js';
 
 export interface BatchTotals {
-  /** Searches sent (every run of the batch): each may have spent a live search. */
+  /** Searches sent (every run of the batch). */
   sent: number;
-  /** Of those, the ones never answered (a stop, a reset): they may have run. */
+  /** Of those, the ones never answered: they may have run. */
   unknown: number;
   /** Answered from the database by --cache in this run: nothing sent. */
   cached?: number;
@@ -20,10 +20,7 @@ export interface BatchTotals {
 
 const count = formatCount;
 
-/**
- * "48 sent, 1 failed, 1 skipped as duplicate; 1,130 results" (+ ", 12 not run" when stopped, and
- * "(2 without an answer: they may have run)" after the sent count when some were never answered).
- */
+/** "48 sent, 1 failed, 1 skipped as duplicate; 1,130 results", and what was not run or answered. */
 export function summaryLine(totals: BatchTotals): string {
   const unknown =
     totals.unknown > 0
@@ -78,16 +75,15 @@ export function unknownRowsError(unknown: number): LeadError {
 export function failedRowsError(failed: number, total: number): LeadError {
   return new LeadError(
     `${count(failed)} of ${count(total)} searches failed: the server refused them (listed above)`,
-    {
-      exitCode: ExitCode.usage,
-    },
+    { exitCode: ExitCode.usage },
   );
 }
 
 /** --max-requests was reached with rows left: exit 5, like a rate-limit stop, since both mean "out of quota". */
 export function requestCapError(maxRequests: number, notRun: number): LeadError {
-  const rest = `${count(notRun)} ${notRun === 1 ? 'search was' : 'searches were'} not run`;
-  return new LeadError(`stopped at --max-requests ${count(maxRequests)}: ${rest}`, { code: 'max_requests' });
+  return new LeadError(`stopped at --max-requests ${count(maxRequests)}: ${searchesWere(notRun)} not run`, {
+    code: 'max_requests',
+  });
 }
 
 /** The command that continues a stopped batch, with the output options it must repeat. */

@@ -4,7 +4,6 @@
 import type { InputProblem, RawEntry } from './input-parse.js';
 
 export interface SearchRow {
-  /** 1-based line in the input, for messages. */
   line: number;
   query: string;
   location: string;
@@ -13,7 +12,7 @@ export interface SearchRow {
 
 export const MIN_RADIUS = 1;
 export const MAX_RADIUS = 50;
-/** More than this many problems are summarized as "and N more". */
+/** Problems listed before "and N more". */
 export const MAX_LISTED_PROBLEMS = 20;
 
 /** One entry as a search, or as the problem that makes it a bad row. */
@@ -78,9 +77,8 @@ export function searchKey(row: Pick<SearchRow, 'query' | 'location' | 'radius'>)
 }
 
 /**
- * Identifies the list of searches a state file belongs to: a running SHA-256 of the values as they
- * are sent and written (not the dedupe keys), fed one unique row at a time, so any edit that could
- * change the output makes a resume refuse.
+ * A unique row's line of the input fingerprint (a SHA-256 of the values as sent, not the dedupe keys):
+ * any edit that could change the output makes a resume refuse.
  */
 export function fingerprintLine(row: SearchRow): string {
   return `${JSON.stringify([row.query, row.location, row.radius ?? null])}\n`;

@@ -1,8 +1,6 @@
-// `search --input leads.xlsx`: the first sheet's rows as records, each cell as the text the sheet
-// shows (a ZIP typed as 2134 under a "00000" format is 02134). Loaded only for a workbook (exceljs).
-// Each part is checked from the zip's central directory before anything is unpacked (the input
-// ceiling; over 100 times its packed size is a zip bomb), then unpacked here and stopped at the size
-// it declared; exceljs's streaming readers parse what the first sheet needs (docs/batch.md).
+// `search --input leads.xlsx`: the first sheet's rows as records, each cell as the text the sheet shows.
+// Each part is checked from the zip's central directory before anything is unpacked (the input ceiling,
+// zip bombs), then unpacked here, stopped at its declared size, for exceljs's streaming readers.
 import { PassThrough, Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this module is its

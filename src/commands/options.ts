@@ -2,7 +2,7 @@
 // once for leads, history and search, and the argument parsers that refuse a value before any request
 // (InvalidArgumentError: a usage error, exit 2). The parsed types are inferred from these definitions.
 import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
-import { splitFieldList } from '../output/field-choice.js';
+import { splitFieldList } from '../output/fields.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { parseWhere, type WhereCondition } from '../output/where.js';
 

@@ -1,15 +1,10 @@
-// csv: RFC 4180. Records end with CRLF (the RFC's line break, which Excel and every csv library
-// read; LF-only readers see a trailing \r only if they ignore the RFC). A field is quoted when it holds
-// , " CR or LF, with inner quotes doubled. Values are exact apart from the formula guard.
-//
-// row() runs once per exported item, so it is written for speed: one string built by concatenation
-// (no per-row arrays or closures), and the common cells (strings, missing values, plain numbers)
-// handled before the general cellText().
+// csv and tsv, and the formula guard they share. csv: RFC 4180, records ending with CRLF, a field
+// quoted when it holds , " CR or LF; values exact apart from the guard. row() runs once per exported
+// item, so it is written for speed: one string built by concatenation, the common cells first.
 import { ExactNumber } from '../api/exact-number.js';
-import { sanitizeForTerminal } from '../text/terminal-text.js';
+import { sanitizeForTerminal, UNSAFE_FOR_TERMINAL, visibleEscape } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue } from './fields.js';
 import { BYTE_ORDER_MARK, type RenderOptions, type TextRenderer } from './formats.js';
-import { guardFormula } from './formula.js';
 
 export const CSV_LINE_END = '\r\n';
 
@@ -64,7 +59,6 @@ export function createCsvRenderer(options: RenderOptions): TextRenderer {
  * header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay exact.
  */
 function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
-  const exact = createCsvRenderer({ ...options, terminal: false });
   const columns = columnsFor(options.fields, options.defaultFields);
   const safeField = (field: string) =>
     field.startsWith('"')
@@ -77,6 +71,60 @@ function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
     row: (item) =>
       columns.map((column) => safeField(csvField(fieldValue(item, column), options.sanitize))).join(',') +
       CSV_LINE_END,
-    finish: exact.finish,
+    finish: () => '',
+  };
+}
+
+// The formula guard (CWE-1236, "CSV injection"): a cell a spreadsheet would run as a formula (starting
+// with =, +, -, @, or tab or CR, which some strip before looking) gets a leading ', which makes it text.
+// A leading + or - stays when the rest is plainly a number or a phone number ("-12.5", "+1 512-555-0101"):
+// such text can at worst be arithmetic of digits, never a function call (HYPERLINK) or DDE (cmd|'...'!A0).
+
+// First characters, as char codes: checked on every csv cell, so a compare rather than a lookup.
+const TAB = 0x09;
+const CR = 0x0d;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const EQUALS = 0x3d;
+const AT = 0x40;
+
+/** -3, +7, -12.5, -.5, -1,234.5, -1e5, +6.02E23 */
+const SIGNED_NUMBER = /^[+-](?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** +1 512-555-0101, +44 20 7946 0958, +1 (512) 555.0101: digits, spaces, ( ) . - and at least one digit. */
+const SIGNED_PHONE = /^[+-][\d ().-]*\d[\d ().-]*$/;
+
+export function looksLikeFormula(text: string): boolean {
+  const first = text.charCodeAt(0); // NaN for '', which matches nothing below
+  if (first === EQUALS || first === AT || first === TAB || first === CR) return true;
+  if (first !== PLUS && first !== MINUS) return false;
+  return !(SIGNED_NUMBER.test(text) || SIGNED_PHONE.test(text));
+}
+
+/** The cell text a spreadsheet will show as text: ' prefixed when it would run as a formula. */
+export function guardFormula(text: string): string {
+  return looksLikeFormula(text) ? `'${text}` : text;
+}
+
+// tsv: fields separated by tab, like PostgreSQL's text COPY format: a backslash written \\, tab \t, LF
+// \n, CR \r, every other unsafe character as a table's visible escape (\x1b, \u202e). Cells get csv's
+// formula guard, which looks at the value before escaping (a leading tab is a formula).
+const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'gu');
+
+export function escapeTsvField(text: string): string {
+  return text.replace(UNSAFE_IN_TSV, (char) => (char === '\\' ? '\\\\' : visibleEscape(char)));
+}
+
+export function createTsvRenderer(options: RenderOptions): TextRenderer {
+  const columns = columnsFor(options.fields, options.defaultFields);
+  const line = (cells: readonly string[]) => `${cells.map(escapeTsvField).join('\t')}\n`;
+  const guard = options.sanitize ? guardFormula : (text: string) => text;
+  return {
+    // Header names may come from the server's keys (--fields all): guarded like any cell.
+    start: () =>
+      (options.bom ? BYTE_ORDER_MARK : '') +
+      (options.header ? line(columns.map((column) => guard(columnName(column, options.labels)))) : ''),
+    row: (item) => line(columns.map((column) => guard(cellText(fieldValue(item, column))))),
+    finish: () => '',
   };
 }

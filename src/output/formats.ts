@@ -1,11 +1,11 @@
-// The renderer contract shared by every output format. A renderer turns items into chunks and never
-// writes anything itself: the command streams its chunks into an OutputTarget (target.ts).
+// The output formats, the choice of one for a run (chooseOutputFormat, below) and the renderer contract
+// they share. A renderer turns items into chunks and never writes anything itself: the command streams
+// its chunks into an OutputTarget (target.ts).
 //
-// Chunks are text or bytes. A renderer whose library writes bytes to a stream as it goes (exceljs's
-// streaming WorkbookWriter for xlsx) hands the library a Writable that keeps what it is given,
-// returns what has come so far from row() or flush() ('' or an empty Uint8Array when nothing has),
-// and from finish() a promise of the rest once the library is done (`await workbook.commit()`).
-// The writers await finish(); nothing else changes for a byte-producing format.
+// Chunks are text or bytes. A renderer whose library writes bytes to a stream (xlsx) returns what has
+// come so far from row() or flush(), and from finish() a promise of the rest.
+import { basename, extname } from 'node:path';
+import { UsageError } from '../api/errors.js';
 
 /** What a renderer hands over and a target writes: text (UTF-8 on the way out) or bytes. */
 export type Chunk = string | Uint8Array;
@@ -77,3 +77,87 @@ export function joinChunks(chunks: readonly Chunk[]): Chunk {
 /** A chunk read as text (a header line, to compare with a file's first line). */
 export const chunkText = (chunk: Chunk): string =>
   typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+
+// Which format a run writes: a format option, else the -o file's extension, else the profile's, else
+// table on a terminal and json elsewhere; with a warning when the extension contradicts the option, a
+// note when it says no format (`-o leads.txt` writing json is no surprise).
+
+/** The one list of extensions leadctl writes: a new format adds its extension here. */
+export const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  '.geojson': 'geojson',
+};
+
+/** Extensions of formats leadctl does not write: another format under such a name would mislead. */
+const OTHER_FORMAT_EXTENSIONS = new Set(
+  ['.xlsx', '.xls', '.xlsm', '.ods', '.geojson', '.xml', '.html', '.htm', '.yaml', '.yml', '.parquet']
+    .concat(['.pdf', '.sqlite', '.db', '.gz', '.zip', '.md'])
+    .filter((extension) => !(extension in FORMAT_BY_EXTENSION)),
+);
+
+const writableList = () => Object.keys(FORMAT_BY_EXTENSION).join(', ');
+
+/** `-o json` (a format where a file belongs) and `-o leads.xlsx` (a format leadctl does not write). */
+function refuseOutputName(file: string, extension: string | undefined): void {
+  const name = basename(file).toLowerCase();
+  if (file === name && (OUTPUT_FORMATS as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `-o takes a file name, and "${file}" is a format: did you mean \`-f ${name}\`?`,
+      `to write a file named ${file}, say -o ./${file}`,
+    );
+  }
+  if (extension !== undefined && OTHER_FORMAT_EXTENSIONS.has(extension)) {
+    throw new UsageError(
+      `cannot write ${file}: leadctl does not write ${extension} files, and another format under that name would mislead`,
+      `it writes ${writableList()}; for Excel: -o ${file.slice(0, -extension.length)}.xlsx`,
+    );
+  }
+}
+
+export interface FormatFlags {
+  format?: OutputFormat;
+  json?: boolean;
+  csv?: boolean;
+  output?: string;
+}
+
+export interface FormatChoice {
+  format: OutputFormat;
+  warnings: string[];
+  notes: string[];
+}
+
+/** Paths the shell or the system hands over (/dev/stdout, /proc/self/fd/3): their names say nothing. */
+const SYSTEM_PATH = /^\/(dev|proc)\//;
+
+export function chooseOutputFormat(
+  flags: FormatFlags,
+  stored: string | undefined,
+  stdoutIsTty: boolean,
+): FormatChoice {
+  const asked = flags.format ?? (flags.json ? 'json' : flags.csv ? 'csv' : undefined);
+  const file = flags.output === undefined || flags.output === '-' ? undefined : flags.output;
+  const extension = file === undefined || SYSTEM_PATH.test(file) ? undefined : extname(file).toLowerCase();
+  if (file !== undefined) refuseOutputName(file, extension);
+  const fromName = extension === undefined ? undefined : FORMAT_BY_EXTENSION[extension];
+  if (asked) {
+    const warnings =
+      fromName && fromName !== asked ? [`writing ${asked} to ${file}, whose extension says ${fromName}`] : [];
+    return { format: asked, warnings, notes: [] };
+  }
+  if (fromName) return { format: fromName, warnings: [], notes: [] };
+  const format =
+    stored && (OUTPUT_FORMATS as readonly string[]).includes(stored)
+      ? (stored as OutputFormat)
+      : stdoutIsTty
+        ? 'table'
+        : 'json';
+  const notes =
+    extension === undefined ? [] : [`Writing ${format} to ${file}: its name says no format (-f picks one).`];
+  return { format, warnings: [], notes };
+}

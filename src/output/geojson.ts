@@ -1,12 +1,10 @@
-// geojson: an RFC 7946 FeatureCollection with one Point Feature per item that has usable coordinates,
-// streamed as json is (the opening, features joined by `,\n`, the closing). Coordinates are
-// [longitude, latitude] (RFC 7946 section 3.1.1: longitude first) with the digits the server sent;
-// every other field goes in `properties`. An item without usable coordinates (missing, null, not a
-// number, out of range) cannot be a Point: it is left out, counted, and the count is told on stderr.
-// No `crs` member: RFC 7946 dropped it (WGS 84 is the only coordinate system).
-import { ExactNumber, KEY_ORDER } from '../api/exact-number.js';
+// geojson: an RFC 7946 FeatureCollection, streamed as json is, with one Point per item: coordinates
+// [longitude, latitude] with the digits the server sent, every other field in `properties`. An item
+// without usable coordinates is left out and counted on stderr. No `crs`: RFC 7946 dropped it.
+import { ExactNumber } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';
+import { pickFields } from './json.js';
 import { escapeForTerminalJson, escapeRiskyInJson, jsonText, keysInOrder } from './json-text.js';
 
 const COORDINATE_FIELDS: readonly string[] = ['lat', 'lng'];
@@ -34,13 +32,7 @@ function propertiesOf(
   const fields = (chosen ? (options.fields as string[]) : keysInOrder(item)).filter(
     (field) => !COORDINATE_FIELDS.includes(field),
   );
-  const keys = fields.map((field) => options.labels?.[field] ?? field);
-  const properties: Record<string | symbol, unknown> = Object.fromEntries(
-    fields.map((field, index) => [keys[index], chosen ? (fieldValue(item, field) ?? null) : item[field]]),
-  );
-  // A JS object lists keys like "7" first: record the order (json-text.ts follows it).
-  if (keys.some((key) => /^\d+$/.test(key))) properties[KEY_ORDER] = keys;
-  return properties;
+  return pickFields(item, fields, options.labels, !chosen);
 }
 
 export function createGeojsonRenderer(options: RenderOptions): Renderer {

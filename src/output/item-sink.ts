@@ -1,7 +1,6 @@
 // The one place items are written: picks the format and columns, opens stdout or the -o target, and
-// streams rows through the renderer. On a failure or interrupt the rows already received are still
-// written and kept in the partial file, whose path is attached to the error for the CLI to print; a
-// run that received no item leaves no file behind.
+// streams rows through the renderer. On a failure the rows received are kept in the partial file, its
+// path attached to the error; a run that received no item leaves no file behind.
 import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
@@ -11,21 +10,31 @@ import { colorAllowed, colorForced, setPaging, type Ui } from '../ui/ui.js';
 /** The one stderr channel of a run: the session's ui. */
 type Notices = Pick<Ui, 'notice' | 'warn'>;
 
-import type { AppendingTo } from './destination.js';
-import { checkFieldsFlag, columnNames, fieldLabels, knownFields, resolveFields } from './field-choice.js';
-import { fieldValue, isNumberValue, loadDerivedField } from './fields.js';
-import { chooseOutputFormat, type FormatFlags } from './format-choice.js';
+import { createCsvRenderer, createTsvRenderer } from './csv.js';
+import { type AppendingTo, type OutputTarget, openOutput } from './destination.js';
+import {
+  checkFieldsFlag,
+  columnNames,
+  fieldLabels,
+  fieldValue,
+  isNumberValue,
+  knownFields,
+  loadDerivedField,
+  resolveFields,
+} from './fields.js';
 import {
   type Chunk,
+  chooseOutputFormat,
   chunkText,
+  type FormatFlags,
   joinChunks,
   type OutputFormat,
   type Renderer,
   type RenderOptions,
 } from './formats.js';
-import { createRenderer } from './index.js';
+import { createGeojsonRenderer } from './geojson.js';
+import { createJsonRenderer, createNdjsonRenderer } from './json.js';
 import { type Pager, pagerCommand, startPager } from './pager.js';
-import { type OutputTarget, openOutput } from './target.js';
 import { checkWhereFields, createWhereFilter, type WhereCondition } from './where.js';
 
 type Item = Record<string, unknown>;
@@ -52,17 +61,11 @@ export interface OutputContext {
 
 export interface ItemSink {
   readonly format: OutputFormat;
-  /**
-   * Items in one write (a page at a time, rather than an await per item): those that meet --where,
-   * at most `atMost` of them. Returns how many were written.
-   */
+  /** Items that meet --where, at most `atMost`, in one write (a page, not an await per item); how many. */
   writeAll(items: readonly Item[], atMost?: number): Promise<number>;
   /** Items --where has left out so far (0 without --where). */
   readonly filteredOut: number;
-  /**
-   * Closes the output: renames an -o file into place when `ok`; else keeps the partial file when
-   * rows were written (and returns its path), or removes it when none were.
-   */
+  /** Renames an -o file into place when `ok`; else keeps the partial file (its path) if it has rows. */
   close(ok: boolean): Promise<string | undefined>;
 }
 
@@ -88,10 +91,7 @@ export function writesToStdout(flags: Pick<OutputFlags, 'output'>): boolean {
 const keepsWholeItems = (format: OutputFormat) =>
   format === 'json' || format === 'ndjson' || format === 'geojson';
 
-/**
- * The format (flags, -o's extension, profile, or what stdout is) and every render option but the
- * fields, which may wait for the first page; what the user should hear about the choice is said here.
- */
+/** The format and every render option but the fields, which may wait for the first page. */
 async function planOutput({ ctx, messages, flags, resource, storedFormat, storedBom }: ItemSinkOptions) {
   const { io } = ctx;
   checkFieldsFlag(flags.fields);
@@ -115,6 +115,8 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   if (flags.bom && !bomApplies)
     messages.warn(`--bom applies to csv and tsv only: ${format} is written without one`);
   const width = toTerminal ? io.stdout.columns || undefined : columnsFromEnv(io.env.COLUMNS);
+  // --fields renames (`name:Company`): the column names every format writes.
+  const labels = fieldLabels(flags.fields);
   const options: RenderOptions = {
     format,
     defaultFields: resource.fields,
@@ -127,7 +129,7 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
     ...(format === 'json' && toTerminal ? { pretty: true } : {}),
     ...(toTerminal ? { terminal: true } : {}),
     ...((flags.bom ?? storedBom) && bomApplies ? { bom: true } : {}),
-    ...labelsOption(flags.fields),
+    ...(labels ? { labels } : {}),
   };
   return { format, options };
 }
@@ -135,12 +137,6 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
 /** A number field for --where: the spec's, or one that holds a number on the first page (a server's extra). */
 const numberField = (firstPage: readonly Item[]) => (field: string) =>
   NUMBER_FIELDS.has(field) || firstPage.some((item) => isNumberValue(fieldValue(asSent(item), field)));
-
-/** --fields renames (`name:Company`): the column names every format writes. */
-function labelsOption(fields: readonly string[] | undefined): Pick<RenderOptions, 'labels'> {
-  const labels = fieldLabels(fields);
-  return labels ? { labels } : {};
-}
 
 /** Off a terminal a table has no width of its own; COLUMNS, as shells and `ls` use it, gives one. */
 function columnsFromEnv(value: string | undefined): number | undefined {
@@ -159,8 +155,7 @@ export async function createItemRenderer(options: ItemSinkOptions) {
 }
 
 export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> {
-  const { ctx, flags } = options;
-  const { messages } = options;
+  const { ctx, flags, messages } = options;
   const { format, options: base } = await planOutput(options);
   if (options.append) assertAppendable(format);
   // On a terminal, the output goes through the user's pager, started with the first row (a run that
@@ -192,7 +187,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     await started.finish();
     setPaging(false);
   };
-  // Made on the first page, which --fields is checked against (field-choice.ts); when appending to a
+  // Made on the first page, which --fields is checked against (fields.ts); when appending to a
   // file, at once, since its header is checked against ours before any request.
   let renderer: Renderer | undefined;
   const rendererFor = async (firstPage: readonly Item[]) => {
@@ -201,7 +196,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
-  // --where: its fields are checked against the first page, as --fields is (field-choice.ts).
+  // --where: its fields are checked against the first page, as --fields is (fields.ts).
   const where = createWhereFilter(flags.where ?? []);
   let whereChecked = false;
   const checkWhere = (firstPage: readonly Item[]) => {
@@ -263,7 +258,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
         await endPager();
       }
       // After the pager, so that they are not drawn over its page.
-      if (renderedBy) tellNotes(renderedBy, messages);
+      for (const note of renderedBy?.notes?.() ?? []) messages.notice(note);
       return partial;
     },
   };
@@ -292,14 +287,9 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   }
 }
 
-function tellNotes(renderer: Renderer, messages: Notices): void {
-  for (const note of renderer.notes?.() ?? []) messages.notice(note);
-}
-
 /**
- * Runs `produce` with a sink, closing it whatever happens; the producer's error wins, carrying the
- * partial file's path when one was kept. Returns what `produce` returned, so that footers are
- * printed after the output (a table may hold rows back until close).
+ * Runs `produce` with a sink, closed whatever happens; the producer's error wins, carrying the partial
+ * file's path. Returns what `produce` returned, so footers print after the output.
  */
 export async function withItemSink<T>(
   options: ItemSinkOptions,
@@ -318,6 +308,41 @@ export async function withItemSink<T>(
   return result;
 }
 
+/**
+ * A renderer for a format, writing items as the server sent them (asSent: exact digits, key order), not
+ * as the client types them for library users. table.ts and xlsx.ts load only when the format is theirs.
+ */
+export async function createRenderer(options: RenderOptions): Promise<Renderer> {
+  const renderer = await createFormatRenderer(options);
+  const row = renderer.row.bind(renderer);
+  renderer.row = (item) => row(asSent(item));
+  return renderer;
+}
+
+async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
+  switch (options.format) {
+    case 'json':
+      return createJsonRenderer(options);
+    case 'ndjson':
+      return createNdjsonRenderer(options);
+    case 'csv':
+      return createCsvRenderer(options);
+    case 'tsv':
+      return createTsvRenderer(options);
+    case 'geojson':
+      return createGeojsonRenderer(options);
+    case 'xlsx': {
+      // exceljs is large: only a run that writes xlsx loads it (a chunk of its own).
+      const { createXlsxRenderer } = await import('./xlsx.js');
+      return createXlsxRenderer(options);
+    }
+    case 'table': {
+      const { createTableRenderer } = await import('./table.js');
+      return createTableRenderer(options);
+    }
+  }
+}
+
 // --append's rules: only line formats, the same header, a complete last line.
 
 const APPENDABLE: readonly OutputFormat[] = ['csv', 'tsv', 'ndjson'];
@@ -333,10 +358,8 @@ export function assertAppendable(format: OutputFormat): void {
 }
 
 /**
- * Whether the file already begins with `opening` (the header line this run would write), so it must
- * not be written again. An empty file gets it; a file that begins otherwise is refused (the new rows
- * would sit under the wrong header), and so is one whose last line is cut off (the first new row
- * would join it).
+ * Whether the file already begins with `opening` (this run's header line). A file that begins otherwise
+ * is refused (wrong header), and so is one whose last line is cut off (the first new row would join it).
  */
 export function headerAlreadyWritten(file: string, existing: AppendingTo, opening: string): boolean {
   if (existing.size === 0) return false;

@@ -4,8 +4,7 @@
 import { KEY_ORDER } from '../api/exact-number.js';
 import { columnName, fieldValue } from './fields.js';
 import type { RenderOptions, TextRenderer } from './formats.js';
-import { prettyJson } from './json-pretty.js';
-import { escapeForTerminalJson, escapeRiskyInJson, jsonText } from './json-text.js';
+import { escapeForTerminalJson, escapeRiskyInJson, jsonText, prettyJson } from './json-text.js';
 
 /** One item as one line of JSON: the whole item, or exactly the chosen keys (missing -> null). */
 export function itemJson(
@@ -27,33 +26,40 @@ function chosenFields(
 
 /**
  * The chosen keys in the chosen order, each under its --fields label when renamed, even "__proto__"
- * (fromEntries defines own keys) or "7".
+ * (fromEntries defines own keys) or "7". A field the item lacks is null, unless `own` (keys of its own).
  */
-function pickFields(
+export function pickFields(
   item: Record<string, unknown>,
   fields: readonly string[],
   labels: Readonly<Record<string, string>> | undefined,
+  own = false,
 ): Record<string | symbol, unknown> {
   const keys = fields.map((field) => columnName(field, labels));
   const picked: Record<string | symbol, unknown> = Object.fromEntries(
-    fields.map((field, index) => [keys[index], fieldValue(item, field) ?? null]),
+    fields.map((field, index) => [keys[index], own ? item[field] : (fieldValue(item, field) ?? null)]),
   );
   // A JS object lists keys like "7" first: record the order asked for (json-text.ts follows it).
   if (keys.some((key) => /^\d+$/.test(key))) picked[KEY_ORDER] = keys;
   return picked;
 }
 
-/** `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. */
+/**
+ * `[` + `\n{...}` + `,\n{...}`... + `\n]\n`; no items gives exactly `[]\n`. For a person at a terminal
+ * (`pretty`), as jq and gh show it: each item indented by two, coloured unless told not to.
+ */
 export function createJsonRenderer(options: RenderOptions): TextRenderer {
-  if (options.pretty) return createPrettyJsonRenderer(options);
   let count = 0;
   const safe = forTerminal(options);
+  const text = options.pretty
+    ? (item: Record<string, unknown>) =>
+        `  ${prettyJson(chosenFields(item, options.fields, options.labels), options.color, '  ')}`
+    : (item: Record<string, unknown>) => safe(itemJson(item, options.fields, options.labels));
   return {
     start: () => '[',
     row(item) {
       const separator = count === 0 ? '\n' : ',\n';
       count += 1;
-      return separator + safe(itemJson(item, options.fields, options.labels));
+      return separator + text(item);
     },
     finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };
@@ -70,19 +76,5 @@ export function createNdjsonRenderer(options: RenderOptions): TextRenderer {
     start: () => '',
     row: (item) => `${safe(itemJson(item, options.fields, options.labels))}\n`,
     finish: () => '',
-  };
-}
-
-/** For a person at a terminal, as jq and gh show it: indented by two, coloured unless told not to. */
-function createPrettyJsonRenderer(options: RenderOptions): TextRenderer {
-  let count = 0;
-  return {
-    start: () => '[',
-    row(item) {
-      const separator = count === 0 ? '\n  ' : ',\n  ';
-      count += 1;
-      return separator + prettyJson(chosenFields(item, options.fields, options.labels), options.color, '  ');
-    },
-    finish: () => (count === 0 ? ']\n' : '\n]\n'),
   };
 }

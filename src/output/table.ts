@@ -1,9 +1,6 @@
-// table: borderless aligned columns, as gh, kubectl and docker print them, so the terminal's width goes
-// to the data. The table streams: its columns are laid out from the first rows seen (the first page,
-// or SAMPLE_ROWS rows) and the terminal's width, and every later row is written at once; a later cell
-// wider than its column is cut with "…", never re-laid out. So the first rows show at once and memory
-// stays bounded whatever the number of rows. Every cell is sanitized for the terminal, numbers are
-// right-aligned, websites lose their scheme and `www.`, ISO UTC times show as date and minutes.
+// table: borderless aligned columns, as gh and kubectl print them. It streams: the columns are laid out
+// from the first rows (the first page, or SAMPLE_ROWS) and the terminal's width, and a later cell wider
+// than its column is cut with "…", never re-laid out, so memory stays bounded whatever the row count.
 
 import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';
@@ -250,13 +247,9 @@ function rowLine(cells: TableCell[], layout: Layout): string {
   return `${line.trimEnd()}\n`;
 }
 
-// Terminal columns a (sanitized) string takes, and truncation to a width with "…", grapheme by
-// grapheme, so that an emoji is never split into a lone surrogate. The rules are string-width's
-// (emoji sequences 2, East Asian wide 2, combining marks and invisible format characters 0), kept as
-// our own code on purpose: string-width 8 compiles a \p{RGI_Emoji} regular expression on its first
-// non-ASCII string, 11-27 ms measured on this machine (ours: 0.5 ms), paid by every table that shows
-// a name like "Café", and it measured 1.2-1.7x slower per cell; string-width 4 (what cli-table3 used)
-// counts zero-width characters as a column, which would misalign the table.
+// Terminal columns a (sanitized) string takes, and truncation with "…", grapheme by grapheme. The rules
+// are string-width's, kept as our own code on purpose: string-width 8 costs 11-27 ms on its first
+// non-ASCII string and is slower per cell; string-width 4 counts zero-width characters as a column.
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const EMOJI_GRAPHEME = /\p{Extended_Pictographic}/u;

@@ -59,10 +59,8 @@ export function parseWhere(raw: string): WhereCondition {
 }
 
 /**
- * Every condition's field must be one the resource knows (the spec's, or a key the first page carries),
- * as --fields checks: a misspelt field would otherwise silently filter out everything; `known`
- * undefined checks no name yet. A number field must be compared with a number: `rating>=4,5` or
- * `rating>=four` would hold for nothing, without a word.
+ * Every condition's field must be known (`known` undefined: no check yet), as --fields checks, and a
+ * number field compared with a number: `rating>=4,5` would silently hold for nothing.
  */
 export function checkWhereFields(
   conditions: readonly WhereCondition[],
@@ -111,39 +109,24 @@ function matches(condition: WhereCondition, value: unknown): boolean {
     const wanted = decimal(condition.value);
     if (operator === '~') return foldCase(number).includes(foldCase(condition.value));
     if (wanted === undefined) return operator === '!=';
-    return holds(operator, compareDecimals(decimal(number) as Decimal, wanted));
+    return HOLDS[operator](compareDecimals(decimal(number) as Decimal, wanted));
   }
   const text = cellText(value);
-  switch (operator) {
-    case '=':
-      return text === condition.value;
-    case '!=':
-      return text !== condition.value;
-    case '~':
-      return foldCase(text).includes(foldCase(condition.value));
-    default:
-      return !empty && holds(operator, compareCodePoints(text, condition.value));
-  }
+  if (operator === '~') return foldCase(text).includes(foldCase(condition.value));
+  if (operator === '=' || operator === '!=') return HOLDS[operator](text === condition.value ? 0 : 1);
+  return !empty && HOLDS[operator](compareCodePoints(text, condition.value));
 }
 
-function holds(operator: WhereOperator, order: number): boolean {
-  switch (operator) {
-    case '=':
-      return order === 0;
-    case '!=':
-      return order !== 0;
-    case '<':
-      return order < 0;
-    case '<=':
-      return order <= 0;
-    case '>':
-      return order > 0;
-    case '>=':
-      return order >= 0;
-    default:
-      return false;
-  }
-}
+/** Whether a comparison's order (negative, 0, positive) satisfies the operator. */
+const HOLDS: Record<WhereOperator, (order: number) => boolean> = {
+  '=': (order) => order === 0,
+  '!=': (order) => order !== 0,
+  '<': (order) => order < 0,
+  '<=': (order) => order <= 0,
+  '>': (order) => order > 0,
+  '>=': (order) => order >= 0,
+  '~': () => false,
+};
 
 /** The digits of a JSON number value (a finite JS number or an ExactNumber); undefined for anything else. */
 function numberText(value: unknown): string | undefined {

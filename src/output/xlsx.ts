@@ -1,8 +1,6 @@
-// xlsx: an Excel workbook of one sheet, written by exceljs's streaming WorkbookWriter, whose zip
-// turns committed rows into bytes as they come, so memory stays bounded for any number of rows. Loaded
-// only for --format xlsx (index.ts imports it on demand, into a chunk of its own). Cells are typed so
-// that a spreadsheet never changes them (docs/output.md, "xlsx"): strings as text, never a formula;
-// numbers as numbers only within Excel's 15 significant digits; http(s) websites as links.
+// xlsx: one sheet written by exceljs's streaming WorkbookWriter, whose zip turns committed rows into
+// bytes as they come, so memory stays bounded. Cells are typed so that a spreadsheet never changes them
+// (docs/output.md, "xlsx"): text never a formula, numbers within 15 digits, http(s) websites as links.
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this one module is the

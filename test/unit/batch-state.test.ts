@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchState,
+  checkStateAgreement,
   loadState,
   removeState,
   saveState,
   shapeDifferences,
 } from '../../src/batch/state.js';
-import { checkStateAgreement } from '../../src/batch/state-check.js';
 import { holdStateFile } from '../../src/checkpoint/checkpoint-file.js';
-import { openOutput } from '../../src/output/target.js';
+import { openOutput } from '../../src/output/destination.js';
 import { tempDir } from '../helpers/temp.js';
 
 const shape = { format: 'csv' as const, fields: null, header: true, sanitize: true, unique: true };

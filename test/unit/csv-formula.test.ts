@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardFormula, looksLikeFormula } from '../../src/output/formula.js';
+import { guardFormula, looksLikeFormula } from '../../src/output/csv.js';
 
 describe('csv formula guard', () => {
   it.each([

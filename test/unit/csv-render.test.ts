@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExactNumber } from '../../src/api/exact-number.js';
-import { createCsvRenderer, csvField, quoteCsvField } from '../../src/output/csv.js';
+import { createCsvRenderer, csvField, guardFormula, quoteCsvField } from '../../src/output/csv.js';
 import { cellText } from '../../src/output/fields.js';
 import type { RenderOptions } from '../../src/output/formats.js';
-import { guardFormula } from '../../src/output/formula.js';
 
 const FIELDS = ['id', 'name', 'phone', 'rating', 'tags'];
 

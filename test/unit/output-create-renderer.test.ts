@@ -1,7 +1,7 @@
 // createRenderer picks the format's renderer; table's is loaded only when asked for.
 import { describe, expect, it } from 'vitest';
 import { chunkText, joinChunks, OUTPUT_FORMATS, type OutputFormat } from '../../src/output/formats.js';
-import { createRenderer } from '../../src/output/index.js';
+import { createRenderer } from '../../src/output/item-sink.js';
 
 async function render(format: OutputFormat): Promise<string> {
   const renderer = await createRenderer({

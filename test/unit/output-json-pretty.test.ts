@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../src/api/exact-json-parser.js';
 import { ExactNumber } from '../../src/api/exact-number.js';
-import { prettyJson } from '../../src/output/json-pretty.js';
-import { jsonText } from '../../src/output/json-text.js';
+import { jsonText, prettyJson } from '../../src/output/json-text.js';
 
 describe('prettyJson', () => {
   it('indents by two and keeps every value, exact digits and the server key order', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createTsvRenderer } from '../../src/output/csv.js';
 import type { RenderOptions } from '../../src/output/formats.js';
-import { createTsvRenderer } from '../../src/output/tsv.js';
 
 function renderTsv(items: Record<string, unknown>[], overrides: Partial<RenderOptions> = {}): string {
   const renderer = createTsvRenderer({

@@ -7,8 +7,7 @@ import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { createCsvRenderer } from '../../src/output/csv.js';
-import { BrokenPipeError } from '../../src/output/destination.js';
-import { openOutput } from '../../src/output/target.js';
+import { BrokenPipeError, openOutput } from '../../src/output/destination.js';
 import { canMount, fillDisk } from '../helpers/mount.js';
 import { tempDir } from '../helpers/temp.js';
 

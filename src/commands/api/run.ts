@@ -6,8 +6,8 @@
 import { UsageError } from '../../api/errors.js';
 import { parseJsonLossless } from '../../api/exact-json-parser.js';
 import { rawApiUrl, rawPages } from '../../api/raw-request.js';
-import { prettyJson } from '../../output/json-pretty.js';
-import { openOutput } from '../../output/target.js';
+import { openOutput } from '../../output/destination.js';
+import { prettyJson } from '../../output/json-text.js';
 import type { CommandContext } from '../../session.js';
 import { openSession } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';

@@ -13,8 +13,7 @@ import {
   runBatchEngine,
   type SearchOutcome,
 } from '../../batch/run-batch.js';
-import { keptAnswers, recordSends, unansweredBefore } from '../../batch/sent-record.js';
-import { outputShape, removeState } from '../../batch/state.js';
+import { keptAnswers, outputShape, recordSends, removeState, unansweredBefore } from '../../batch/state.js';
 import {
   failedRowsError,
   linesOf,
