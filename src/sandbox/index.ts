@@ -8,7 +8,7 @@ import { generateLead } from './data.js';
 import { SANDBOX_KEYS } from './keys.js';
 import { type ApiResponse, errorResponse, readBody, splitTarget, writeJson } from './responses.js';
 import { routeRequest } from './routes.js';
-import { createState, resolveSettings } from './state.js';
+import { createState } from './state.js';
 import type { RecordedRequest, RequestHook, SandboxHandle, SandboxOptions } from './types.js';
 
 export { SANDBOX_KEYS } from './keys.js';
@@ -35,8 +35,8 @@ const BAD_REQUEST_BODY = JSON.stringify({
 const BAD_REQUEST = `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST_BODY)}\r\n\r\n${BAD_REQUEST_BODY}`;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const settings = resolveSettings(options);
-  const state = createState(settings);
+  const state = createState(options);
+  const { settings } = state;
   // A lead's id follows from its serial alone (data.ts draws it first).
   const idOf = (serial: number) => generateLead(settings.seed, serial, 0).id;
   const requests: RecordedRequest[] = [];
