@@ -2,8 +2,7 @@
 // On every command's hot path, so it reads the file with fs and never loads conf.
 import { LeadError, UsageError } from '../api/errors.js';
 import { rememberSecret } from '../text/secrets.js';
-import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
-import { parseConfigValue } from './keys.js';
+import { type ConfigKey, type PlanName, type ProfileValues, parseConfigValue } from './keys.js';
 import { configFile } from './paths.js';
 import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
 import { readConfigFile } from './store.js';

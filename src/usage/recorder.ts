@@ -7,8 +7,7 @@ import type { PlanName } from '../config/keys.js';
 import { makePrivateDir } from '../config/paths.js';
 import { describeFsError } from '../config/store.js';
 import { LockedError } from '../lock.js';
-import type { Ui } from '../ui/ui.js';
-import { formatCount } from '../ui/ui.js';
+import { formatCount, type Ui } from '../ui/ui.js';
 import {
   addCounts,
   addRun,

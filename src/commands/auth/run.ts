@@ -22,8 +22,8 @@ import {
 import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
-import type { CommandContext } from '../../session.js';
 import {
+  type CommandContext,
   connect,
   connectOrClose,
   openUi,
