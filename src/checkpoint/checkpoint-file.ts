@@ -1,8 +1,5 @@
-// The checkpoint file of `--checkpoint FILE`: which list it belongs to (resource, profile, base URL)
-// and the ids at the newest end of that list when the last committed run began (docs/checkpoint.md).
-// Written atomically through the held file below (a temporary file, 0600, renamed over FILE, or over the
-// file a symlink FILE names) and read back through a schema: anything else, a tampered file or
-// another program's, is refused with exit 2.
+// The checkpoint file of `--checkpoint FILE` (docs/checkpoint.md): which list it belongs to and the ids
+// at its newest end; read back through a schema, so a tampered file or another program's is exit 2.
 
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -83,12 +80,9 @@ function notACheckpoint(file: string, why: string): UsageError {
   );
 }
 
-// A state file the user names (a checkpoint, a batch's FILE.state) with one writer at a time: held
-// for the whole run by a lock beside the file it resolves to (src/lock.ts), so two runs on
-// one file never both write, and a second run stops before any request naming the holder. A symlink
-// is written through, as -o is: the link stays, its target is replaced. A write is in two steps, so
-// that a caller can do everything that may fail for lack of space (the temporary file, written and
-// synced) before it commits anything else, and leave only a rename for after.
+// A state file the user names (a checkpoint, a batch's FILE.state), held for the whole run by a lock
+// beside its target and written in two steps, so that all that may fail for lack of space comes before
+// the caller commits anything else (docs/checkpoint.md, "One run at a time", "When FILE moves").
 export type HeldFile = Awaited<ReturnType<typeof holdStateFile>>;
 export type PreparedWrite = Awaited<ReturnType<HeldFile['prepare']>>;
 
