@@ -203,12 +203,7 @@ function capError(max: number, flags: ListFlags): LeadError {
 const count = formatCount;
 
 /** The options that shaped the page, which the next page's command must repeat to continue it. */
-export interface PageShape {
-  limit?: number | undefined;
-  fields?: string[] | undefined;
-  /** --where conditions, as typed. */
-  where?: readonly { text: string }[] | undefined;
-}
+type PageShape = Pick<ListFlags, 'limit' | 'fields' | 'where'>;
 
 /** After a single page: where the user is and how to get the rest. */
 function pageFooter(meta: Meta, shown: number, noun: string, shape: PageShape = {}): string {

@@ -76,13 +76,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     flags.maxRequests === undefined
       ? undefined
       : requestCap(flags.maxRequests, (row) => fromCache.has(row) || kept.has(row));
-  let session: Awaited<ReturnType<typeof openSession>>;
-  try {
-    session = await openSession(ctx, cap?.hooks);
-  } catch (error) {
+  const session = await openSession(ctx, cap?.hooks).catch(async (error: unknown) => {
     await memory?.close();
     throw error;
-  }
+  });
   let releaseTarget = () => {};
   const { client, ui } = session;
   const { io } = ctx;

@@ -48,13 +48,10 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const memory = await remembering?.openSearchMemory(flags, ctx);
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
-  let session: Awaited<ReturnType<typeof openSession>>;
-  try {
-    session = await openSession(ctx);
-  } catch (error) {
+  const session = await openSession(ctx).catch(async (error: unknown) => {
     await memory?.close();
     throw error;
-  }
+  });
   const { client, ui } = session;
   try {
     const footer = await withItemSink(
