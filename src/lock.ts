@@ -1,17 +1,7 @@
 // Every lock between leadctl processes: the config and the usage ledger while they are rewritten, a
 // checkpoint or batch state for a whole run, one sync per account, one MCP live search at a time.
-// A lock is a folder `<name>.lock` holding owner.json (pid, host, start time, a token, the command).
-// mkdir decides who gets it, so older leadctl versions, whose lock was the bare folder, are excluded
-// too. The winner renames a folder already holding its owner over its empty one at once.
-//
-// One takeover rule: a lock is stale when its owner's pid no longer runs on this host (at once,
-// however young), or it is older than the caller's staleMs (a stopped or hung holder; never, for a
-// whole-run lock), or it names no owner and is older than STALE_MS (an older leadctl's, or one whose
-// maker died in that instant). Two runs may judge one lock stale at the same moment: each then
-// makes `takeover` inside it, which succeeds for one. That one checks the lock still has the owner it
-// judged (by then it may be a newer lock: it is left alone), moves it aside and deletes it; everyone
-// then installs again and mkdir decides. A run killed between its claim and the move leaves a lock
-// that only the user can remove (every message about a held lock names its path).
+// A lock is a folder `<name>.lock` holding owner.json; the install and takeover rules, and why they
+// are safe when two runs race, are in docs/config.md ("Locks").
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,19 +56,13 @@ export interface LockOptions {
 /** A lock held for a whole run (a checkpoint, a batch state, a sync): never stale by age, never waited for. */
 export const WHOLE_RUN: LockOptions = { staleMs: Number.POSITIVE_INFINITY, waitMs: 0 };
 
-export interface Lock {
-  readonly lockPath: string;
-  /** Throws LockLostError if held so long (Ctrl-Z, a suspended laptop) that another may have taken it. */
-  check(): void;
-  /** Removes the lock if it is still this holding's and not stale. Never throws; later calls do nothing. */
-  release(): void;
-}
+export type Lock = ReturnType<typeof heldBy>;
 
 /**
  * Takes `lockPath` for this process until release() (or its exit). Throws LockedError when a live
  * process holds it past `waitMs`, and the file system's error when the folder cannot be made.
  */
-export async function takeLock(lockPath: string, options: LockOptions = {}): Promise<Lock> {
+export async function takeLock(lockPath: string, options: LockOptions = {}) {
   const { staleMs = STALE_MS, waitMs = WAIT_MS, signal, command, sleep = pause } = options;
   const me: LockHolder = {
     pid: process.pid,
@@ -129,10 +113,11 @@ function tryTake(lockPath: string, me: LockHolder, staleMs: number): LockHolder 
   return undefined;
 }
 
-function heldBy(lockPath: string, me: LockHolder, staleMs: number): Lock {
+function heldBy(lockPath: string, me: LockHolder, staleMs: number) {
   const acquiredAt = Date.now();
   const overdue = () => Date.now() - acquiredAt >= staleMs;
   let released = false;
+  /** Removes the lock if it is still this holding's and not stale. Never throws; later calls do nothing. */
   const release = () => {
     if (released) return;
     released = true;
@@ -151,6 +136,7 @@ function heldBy(lockPath: string, me: LockHolder, staleMs: number): Lock {
   return {
     lockPath,
     release,
+    /** Throws LockLostError if held so long (Ctrl-Z, a suspended laptop) that another may have taken it. */
     check: () => {
       if (overdue()) throw new LockLostError(lockPath, staleMs);
     },
@@ -201,7 +187,7 @@ function ageMs(lockPath: string): number {
   }
 }
 
-/** See the top of this file: of the runs that judged `judged`'s lock stale, one moves it. */
+/** docs/config.md ("Locks"): of the runs that judged `judged`'s lock stale, one moves it. */
 function takeOver(lockPath: string, judged: LockHolder | undefined): void {
   const claim = path.join(lockPath, 'takeover');
   try {

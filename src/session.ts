@@ -6,11 +6,12 @@ import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';
 import { NETWORK_FAILURES } from './api/retry.js';
 import { redactUrl } from './api/url.js';
+import { leadctlFor } from './config/keys.js';
 import { LAYERS, missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
 import type { createProgram } from './global-options.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
-import { createUsageRecorder, type UsageRecorder } from './usage/recorder.js';
+import { createUsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
 // The process's streams and environment, injectable for tests.
@@ -63,22 +64,12 @@ export function rejectedKeyHint(source: Source | undefined, profile: string): st
       return `${where}, which wins over the stored key: correct it, or unset LEADCTL_API_KEY`;
     case 'sandbox':
       return `${where}; it should always be accepted: please report this`;
-    default: {
-      const option = profile === 'default' ? '' : ` --profile ${profile}`;
-      // Global options go before the command, as `auth status` and the README write them.
-      return `${where}: run: leadctl${option} config set api-key`;
-    }
+    default:
+      return `${where}: run: ${leadctlFor(profile)} config set api-key`;
   }
 }
 
-export interface Session {
-  client: LeadClient;
-  ui: Ui;
-  settings: Settings;
-  /** This run's requests, counted for the usage ledger and written to it by close(). */
-  usage: UsageRecorder;
-  close(): Promise<void>;
-}
+export type Session = ReturnType<typeof connect>;
 
 export async function openUi(ctx: CommandContext): Promise<Ui> {
   const { globals, io } = ctx;
@@ -132,7 +123,7 @@ export function targetOf(ui: Ui, settings: Settings, env: NodeJS.ProcessEnv): Ta
 }
 
 /** The client for a target; a missing base URL or key (both named at once) is an error. */
-export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
+export function connect(target: Target, extraHooks: ClientHooks = {}) {
   const { baseUrl, apiKey, settings, ui } = target;
   if (!baseUrl || !apiKey)
     throw missingSettingsError({ baseUrl: !baseUrl, apiKey: !apiKey, profile: settings.profile });
@@ -170,6 +161,7 @@ export function connect(target: Target, extraHooks: ClientHooks = {}): Session {
     client,
     ui,
     settings,
+    /** This run's requests, counted for the usage ledger and written to it by close(). */
     usage,
     close: async () => {
       await usage.flush();

@@ -1,8 +1,5 @@
-// The checkpoint file of `--checkpoint FILE`: which list it belongs to (resource, profile, base URL)
-// and the ids at the newest end of that list when the last committed run began (docs/checkpoint.md).
-// Written atomically through the held file below (a temporary file, 0600, renamed over FILE, or over the
-// file a symlink FILE names) and read back through a schema: anything else, a tampered file or
-// another program's, is refused with exit 2.
+// The checkpoint file of `--checkpoint FILE` (docs/checkpoint.md): which list it belongs to and the ids
+// at its newest end; read back through a schema, so a tampered file or another program's is exit 2.
 
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -83,34 +80,11 @@ function notACheckpoint(file: string, why: string): UsageError {
   );
 }
 
-// A state file the user names (a checkpoint, a batch's FILE.state) with one writer at a time: held
-// for the whole run by a lock beside the file it resolves to (src/lock.ts), so two runs on
-// one file never both write, and a second run stops before any request naming the holder. A symlink
-// is written through, as -o is: the link stays, its target is replaced. A write is in two steps, so
-// that a caller can do everything that may fail for lack of space (the temporary file, written and
-// synced) before it commits anything else, and leave only a rename for after.
-export interface HeldFile {
-  /** The name the user gave (for messages). */
-  readonly name: string;
-  /** The file it names, every link followed: what is read, written and locked. */
-  readonly target: string;
-  /** Writes `text` to a new temporary file beside the target and syncs it; nothing is replaced yet. */
-  prepare(text: string): Promise<PreparedWrite>;
-  /**
-   * prepare() and commit() at once. When the disk is full and space was reserved, the reserve is
-   * freed, the text written, and the failure still thrown: the run stops while the space lasts.
-   */
-  write(text: string): Promise<void>;
-  /** Frees the file for the next run. Never throws. */
-  release(): void;
-}
-
-export interface PreparedWrite {
-  /** Renames the temporary file over the target: the one step left, which needs no space. */
-  commit(): Promise<void>;
-  /** Removes the temporary file. Never throws. */
-  discard(): Promise<void>;
-}
+// A state file the user names (a checkpoint, a batch's FILE.state), held for the whole run by a lock
+// beside its target and written in two steps, so that all that may fail for lack of space comes before
+// the caller commits anything else (docs/checkpoint.md, "One run at a time", "When FILE moves").
+export type HeldFile = Awaited<ReturnType<typeof holdStateFile>>;
+export type PreparedWrite = Awaited<ReturnType<HeldFile['prepare']>>;
 
 /**
  * Resolves and locks `name`. `what` names the file in messages ("checkpoint", "batch state");
@@ -118,11 +92,7 @@ export interface PreparedWrite {
  * UsageError (exit 2) before anything is sent. `reserve` bytes are set aside in the lock folder, for
  * the one write that must still fit once the disk is full.
  */
-export async function holdStateFile(
-  name: string,
-  what: string,
-  { sync = true, reserve = 0 } = {},
-): Promise<HeldFile> {
+export async function holdStateFile(name: string, what: string, { sync = true, reserve = 0 } = {}) {
   const where = await resolveOutputPath(name);
   if (where.kind !== 'file') throw new UsageError(`the ${what} file ${name} must be a regular file`);
   const { target } = where;
@@ -143,7 +113,8 @@ export async function holdStateFile(
   }
   // Exit 1, as any output that cannot be written (a full disk).
   const failure = (error: unknown) => writeFailure(`${what} ${name}`, error);
-  const prepare = async (text: string): Promise<PreparedWrite> => {
+  /** Writes `text` to a new temporary file beside the target and syncs it; nothing is replaced yet. */
+  const prepare = async (text: string) => {
     const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       // 'wx': created here, never a file or link someone planted under that name.
@@ -160,6 +131,7 @@ export async function holdStateFile(
     }
     let done = false;
     return {
+      /** Renames the temporary file over the target: the one step left, which needs no space. */
       commit: async () => {
         if (done) return;
         done = true;
@@ -170,6 +142,7 @@ export async function holdStateFile(
           throw failure(error);
         }
       },
+      /** Removes the temporary file. Never throws. */
       discard: async () => {
         if (done) return;
         done = true;
@@ -187,10 +160,16 @@ export async function holdStateFile(
     }
   }
   return {
+    /** The name the user gave (for messages). */
     name,
+    /** The file it names, every link followed: what is read, written and locked. */
     target,
     prepare,
-    write: async (text) => {
+    /**
+     * prepare() and commit() at once. When the disk is full and space was reserved, the reserve is
+     * freed, the text written, and the failure still thrown: the run stops while the space lasts.
+     */
+    write: async (text: string) => {
       try {
         await (await prepare(text)).commit();
       } catch (error) {
@@ -205,6 +184,7 @@ export async function holdStateFile(
         );
       }
     },
+    /** Frees the file for the next run. Never throws. */
     release: lock.release,
   };
 }

@@ -1,9 +1,6 @@
-// `--checkpoint FILE` from start to end: hold FILE (one run at a time), read it (refused when it
-// belongs to another list), walk the list (a full export the first time, only what is new
-// afterwards), then move it in two steps around the caller's commit of the output: prepare() writes
-// and syncs the new FILE's temporary file (all that can fail for lack of space) before the output is
-// committed, commit() renames it into place after. Until then FILE is untouched, so a failed,
-// interrupted or capped run leaves it as it was and the next run fetches the same items again.
+// `--checkpoint FILE` from start to end: hold FILE, read it, walk the list (all of it the first time),
+// then move FILE in two steps around the caller's commit of the output (docs/checkpoint.md). Until
+// then FILE is untouched, so a failed, interrupted or capped run leaves it as it was.
 import type { LeadClient } from '../api/client.js';
 import { type FetchPage, fetchListPage, type ListResource, type PageProgress } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';

@@ -1,7 +1,6 @@
-// A checkpoint run's walk: from the newest end of the list, page by page, every item in front of the
-// boundary (the first item whose id the checkpoint remembers, in the remembered order), each once;
-// then the ids now at the newest end, for the next checkpoint. The rule and why it is exact are in
-// docs/checkpoint.md. Cost: the page holding the boundary and the pages before it, nothing more.
+// A checkpoint run's walk: every item in front of the boundary (the first item whose id the checkpoint
+// remembers, in the remembered order), each once; then the new head. The rule and why it is exact are
+// in docs/checkpoint.md. Cost: the page holding the boundary and the pages before it.
 
 import { ExitCode, LeadError, ProtocolError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';

@@ -172,13 +172,18 @@ function invalidValueError(key: ConfigKey, shown: string, origin: ValueOrigin, e
       return new UsageError(`invalid ${key}${value}: ${expected}`);
     case 'config': {
       const where = `profile "${origin.profile}" (${origin.path})`;
-      const profileFlag = origin.profile === 'default' ? '' : ` --profile ${origin.profile}`;
+      const leadctl = leadctlFor(origin.profile);
       return new UsageError(
         `invalid ${key}${value} in ${where}: ${expected}`,
-        `run: leadctl${profileFlag} config set ${key} <value>  (or: leadctl${profileFlag} config unset ${key})`,
+        `run: ${leadctl} config set ${key} <value>  (or: ${leadctl} config unset ${key})`,
       );
     }
   }
+}
+
+/** `leadctl`, or `leadctl --profile work` for another profile: global options go before the command. */
+export function leadctlFor(profile: string | undefined): string {
+  return profile && profile !== 'default' ? `leadctl --profile ${profile}` : 'leadctl';
 }
 
 function quote(text: string): string {

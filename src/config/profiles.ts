@@ -73,8 +73,6 @@ export function unknownKeyWarnings(profile: RawProfile, origin: { profile: strin
     );
 }
 
-// Every write of the config file goes through conf (atomic, mode 0600) under src/lock.ts, so that
-// concurrent writers each see the others' changes; a file the reader rejects is refused, never overwritten.
 /** Applies `change` to the stored profile `profile` (created when missing); returns the file's path. */
 export function updateProfile(
   env: NodeJS.ProcessEnv,

@@ -2,8 +2,7 @@
 // On every command's hot path, so it reads the file with fs and never loads conf.
 import { LeadError, UsageError } from '../api/errors.js';
 import { rememberSecret } from '../text/secrets.js';
-import type { ConfigKey, PlanName, ProfileValues } from './keys.js';
-import { parseConfigValue } from './keys.js';
+import { type ConfigKey, leadctlFor, type PlanName, type ProfileValues, parseConfigValue } from './keys.js';
 import { configFile } from './paths.js';
 import { requireProfile, selectedProfileName, storedValue, unknownKeyWarnings } from './profiles.js';
 import { readConfigFile } from './store.js';
@@ -121,9 +120,7 @@ export function missingSettingsError(missing: {
   apiKey: boolean;
   profile?: string;
 }): LeadError {
-  // Global options go before the command, as the README and `auth status` write them.
-  const leadctl =
-    missing.profile && missing.profile !== 'default' ? `leadctl --profile ${missing.profile}` : 'leadctl';
+  const leadctl = leadctlFor(missing.profile);
   if (missing.baseUrl && missing.apiKey) {
     return new LeadError('no API base URL and no API key are configured', {
       code: 'no_api_key',

@@ -123,12 +123,7 @@ Auto Repair Shop|Taller Mecánico Ramírez=tallerramirez
 Accountant|Contabilidad Gómez=contabilidadgomez
 Florist|花屋さくら=hanayasakura / Floristería Lirio=floristerialirio`;
 
-interface NativeName {
-  name: string;
-  slug: string;
-}
-
-const NATIVE_NAMES: ReadonlyMap<string, readonly NativeName[]> = new Map(
+const NATIVE_NAMES: ReadonlyMap<string, readonly { name: string; slug: string }[]> = new Map(
   NATIVE_NAME_TABLE.trim()
     .split('\n')
     .map((line) => {
@@ -142,7 +137,7 @@ const NATIVE_NAMES: ReadonlyMap<string, readonly NativeName[]> = new Map(
 );
 
 /** The native name called `name`, wherever it sits in the table (the showcase leads pick theirs). */
-export function nativeName(name: string): { category: string; native: NativeName } {
+export function nativeName(name: string) {
   for (const [category, names] of NATIVE_NAMES) {
     const native = names.find((entry) => entry.name === name);
     if (native) return { category, native };
@@ -153,18 +148,7 @@ export function nativeName(name: string): { category: string; native: NativeName
 /** About one business in twelve of a trade that has native names goes by one. */
 const NATIVE_NAME_RATE = 1 / 12;
 
-interface BusinessIdentity {
-  name: string;
-  category: string;
-  website: string;
-}
-
-export function makeBusiness(
-  random: SeededRandom,
-  trade: Trade,
-  city: string,
-  state: string,
-): BusinessIdentity {
+export function makeBusiness(random: SeededRandom, trade: Trade, city: string, state: string) {
   const natives = NATIVE_NAMES.get(trade.category);
   if (natives && random.chance(NATIVE_NAME_RATE)) {
     const native = random.pick(natives);

@@ -8,11 +8,13 @@ import { generateLead } from './data.js';
 import { SANDBOX_KEYS } from './keys.js';
 import { type ApiResponse, errorResponse, readBody, splitTarget, writeJson } from './responses.js';
 import { routeRequest } from './routes.js';
-import { createState, resolveSettings } from './state.js';
-import type { RecordedRequest, RequestHook, SandboxHandle, SandboxOptions } from './types.js';
+import { createState } from './state.js';
+import type { Lead, RecordedRequest, RequestHook, SandboxOptions } from './types.js';
 
 export { SANDBOX_KEYS } from './keys.js';
-export type { Lead, RecordedRequest, SandboxHandle, SandboxOptions } from './types.js';
+export type { Lead, RecordedRequest, SandboxOptions } from './types.js';
+
+export type SandboxHandle = Awaited<ReturnType<typeof startSandbox>>;
 
 function recordedBody(text: string): unknown {
   if (text === '') return undefined;
@@ -34,9 +36,9 @@ const BAD_REQUEST_BODY = JSON.stringify({
 });
 const BAD_REQUEST = `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST_BODY)}\r\n\r\n${BAD_REQUEST_BODY}`;
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const settings = resolveSettings(options);
-  const state = createState(settings);
+export async function startSandbox(options: SandboxOptions = {}) {
+  const state = createState(options);
+  const { settings } = state;
   // A lead's id follows from its serial alone (data.ts draws it first).
   const idOf = (serial: number) => generateLead(settings.seed, serial, 0).id;
   const requests: RecordedRequest[] = [];
@@ -142,23 +144,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { port } = server.address() as AddressInfo;
 
   return {
+    /** Base URL without trailing slash, e.g. http://127.0.0.1:43123. */
     url: `http://${urlHost(settings.host)}:${port}`,
+    /** The chosen plan's key. */
     apiKey: SANDBOX_KEYS[settings.plan],
     keys: { ...SANDBOX_KEYS },
+    /** Every request received, in order. */
     requests,
-    addLeads: (n) => state.leads.add(n, settings.now()),
-    removeLeads: (n) => state.leads.remove(n),
-    deleteLeads: (positions) => state.leads.deleteAt(positions).map((ref) => idOf(ref.serial)),
+    /** Saves n new leads now; they are the newest. */
+    addLeads: (n: number) => state.leads.add(n, settings.now()),
+    /** Removes the n newest leads. */
+    removeLeads: (n: number) => state.leads.remove(n),
+    /** Deletes the leads now at these positions (0 = the newest) as a user would; returns their ids. */
+    deleteLeads: (positions: readonly number[]) =>
+      state.leads.deleteAt(positions).map((ref) => idOf(ref.serial)),
+    /** Lists every lead deleteLeads removed again, in its old place. */
     restoreLeads: () => state.leads.restore(),
-    changeLead: (position, fields) => {
+    /** Changes fields of the lead now at `position` (a new rating, a review count); returns its id. */
+    changeLead: (position: number, fields: Partial<Lead>) => {
       const [ref] = state.leads.slice(position, 1);
       if (!ref) throw new RangeError(`no lead at position ${position}`);
       state.leads.changes.set(ref.serial, { ...state.leads.changes.get(ref.serial), ...fields });
       return idOf(ref.serial);
     },
-    onRequest: (fn) => {
+    /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
+    onRequest: (fn: RequestHook | undefined) => {
       hook = fn;
     },
+    /** Closes the server and destroys every open socket. */
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

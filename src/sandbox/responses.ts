@@ -11,7 +11,7 @@ export interface ApiResponse {
 }
 
 export function ok(body: unknown, headers?: Record<string, string>): ApiResponse {
-  return headers ? { status: 200, body, headers } : { status: 200, body };
+  return { status: 200, body, ...(headers && { headers }) };
 }
 
 export function errorResponse(
@@ -21,8 +21,7 @@ export function errorResponse(
   details: Record<string, unknown> = {},
   headers?: Record<string, string>,
 ): ApiResponse {
-  const body = { error: { code, message, ...details } };
-  return headers ? { status, body, headers } : { status, body };
+  return { status, body: { error: { code, message, ...details } }, ...(headers && { headers }) };
 }
 
 export interface FieldProblem {

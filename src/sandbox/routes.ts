@@ -182,12 +182,12 @@ interface Paging {
 
 function wholeNumber(
   name: string,
-  raw: string | undefined,
+  raw: string | null,
   fallback: number,
   max: number,
   problems: FieldProblem[],
 ): number {
-  if (raw === undefined) return fallback;
+  if (raw === null) return fallback;
   if (!/^\d+$/.test(raw)) {
     problems.push({ field: name, reason: `must be a whole number (got ${describeValue(raw)})` });
     return fallback;
@@ -201,14 +201,8 @@ function wholeNumber(
 
 function parsePaging(query: URLSearchParams): Paging | ApiResponse {
   const problems: FieldProblem[] = [];
-  const page = wholeNumber(
-    'page',
-    query.get('page') ?? undefined,
-    DEFAULT_PAGE,
-    Number.MAX_SAFE_INTEGER,
-    problems,
-  );
-  const limit = wholeNumber('limit', query.get('limit') ?? undefined, DEFAULT_LIMIT, MAX_LIMIT, problems);
+  const page = wholeNumber('page', query.get('page'), DEFAULT_PAGE, Number.MAX_SAFE_INTEGER, problems);
+  const limit = wholeNumber('limit', query.get('limit'), DEFAULT_LIMIT, MAX_LIMIT, problems);
   return problems.length > 0 ? validationError(problems) : { page, limit };
 }
 

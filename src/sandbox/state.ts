@@ -1,15 +1,12 @@
 // Everything one sandbox server knows: its resolved settings, its saved leads, history, quota
 // counters and cache. Built once at start-up; handlers read and update it.
 
-import { type AllowanceOverrides, allowanceFor, type PlanAllowance } from './keys.js';
+import { allowanceFor } from './keys.js';
 import { hashInts, SeededRandom, Stream, toSeed } from './random.js';
 import { HistoryStore, LeadStore, SearchCache } from './stores.js';
 import type { SandboxOptions, SandboxPlan } from './types.js';
 
-/** The options with their defaults filled in; the plan limits the tests override apart. */
-export type SandboxSettings = Required<Omit<SandboxOptions, 'dailyLimit' | 'liveSearchLimit'>> & {
-  overrides: AllowanceOverrides;
-};
+export type SandboxState = ReturnType<typeof createState>;
 
 function count(value: number | undefined, fallback: number): number {
   return value === undefined || !Number.isFinite(value) ? fallback : Math.max(0, Math.floor(value));
@@ -19,7 +16,8 @@ function rate(value: number | undefined): number {
   return value === undefined || !Number.isFinite(value) ? 0 : Math.min(1, Math.max(0, value));
 }
 
-export function resolveSettings(options: SandboxOptions): SandboxSettings {
+/** The options with their defaults filled in; the plan limits the tests override apart. */
+function resolveSettings(options: SandboxOptions) {
   return {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
@@ -30,7 +28,7 @@ export function resolveSettings(options: SandboxOptions): SandboxSettings {
     latencyMs: count(options.latencyMs, 0),
     failRate: rate(options.failRate),
     resetRate: rate(options.resetRate),
-    seed: toSeed(options.seed ?? 1),
+    seed: toSeed(options.seed),
     hostileData: options.hostileData ?? false,
     now: options.now ?? Date.now,
     overrides: { dailyLimit: options.dailyLimit, liveSearchLimit: options.liveSearchLimit },
@@ -38,21 +36,8 @@ export function resolveSettings(options: SandboxOptions): SandboxSettings {
   };
 }
 
-export interface SandboxState {
-  settings: SandboxSettings;
-  leads: LeadStore;
-  history: HistoryStore;
-  /** Requests per UTC day per account. */
-  requests: PeriodCounter;
-  /** Live searches per UTC calendar month per account. */
-  liveSearches: PeriodCounter;
-  cache: SearchCache;
-  /** Draws for failRate and resetRate: seeded, so a run's chaos repeats. */
-  chaos: SeededRandom;
-  allowanceFor(plan: SandboxPlan): PlanAllowance;
-}
-
-export function createState(settings: SandboxSettings): SandboxState {
+export function createState(options: SandboxOptions) {
+  const settings = resolveSettings(options);
   // Timestamps hang off the start time (to the minute) so "--since 24h" finds recent leads.
   const anchorMs = Math.floor(settings.now() / 60_000) * 60_000;
   const { seed } = settings;
@@ -61,11 +46,14 @@ export function createState(settings: SandboxSettings): SandboxState {
     settings,
     leads: new LeadStore(settings.leads, anchorMs, jitter),
     history: new HistoryStore(seed, settings.history, anchorMs, settings.hostileData),
+    /** Requests per UTC day per account. */
     requests: new PeriodCounter(nextUtcMidnight, settings.now),
+    /** Live searches per UTC calendar month per account. */
     liveSearches: new PeriodCounter(firstOfNextUtcMonth, settings.now),
     cache: new SearchCache(settings.now),
+    /** Draws for failRate and resetRate: seeded, so a run's chaos repeats. */
     chaos: new SeededRandom(hashInts(seed, Stream.chaos)),
-    allowanceFor: (plan) => allowanceFor(settings.variant, plan, settings.overrides),
+    allowanceFor: (plan: SandboxPlan) => allowanceFor(settings.variant, plan, settings.overrides),
   };
 }
 
@@ -82,15 +70,6 @@ export function firstOfNextUtcMonth(nowMs: number): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
 }
 
-interface AllowanceState {
-  allowed: boolean;
-  limit: number;
-  /** What is left after this spend (0 when refused). */
-  remaining: number;
-  /** When the counter starts afresh, Unix milliseconds. */
-  resetAtMs: number;
-}
-
 /** One counter per account for one kind of allowance, started afresh when its period ends. */
 export class PeriodCounter {
   readonly #counters = new Map<string, { periodEndMs: number; used: number }>();
@@ -100,7 +79,8 @@ export class PeriodCounter {
     private readonly now: () => number,
   ) {}
 
-  spend(accountId: string, limit: number): AllowanceState {
+  /** `remaining` is what is left after this spend; `resetAtMs`, when the counter starts afresh. */
+  spend(accountId: string, limit: number) {
     const nowMs = this.now();
     let counter = this.#counters.get(accountId);
     if (!counter || nowMs >= counter.periodEndMs) {

@@ -33,8 +33,6 @@ interface SavedLeadRef {
   rank: number;
 }
 
-const noJitter = () => 0;
-
 export class LeadStore {
   private readonly runs: SerialRun[] = [];
   private nextSerial = 0;
@@ -49,16 +47,15 @@ export class LeadStore {
     this.newestEverMs = anchorMs - MINUTE;
     if (initialCount <= 0) return;
     const stepMs = Math.max(1_000, Math.min(45 * MINUTE, Math.floor(YEAR / initialCount)));
-    const jitter = (serial: number) => Math.floor(jitterSource(serial) * stepMs * 0.5);
-    this.runs.push({
-      start: 0,
-      end: initialCount,
-      topSerial: initialCount - 1,
-      newestAtMs: this.newestEverMs,
-      stepMs,
-      jitter,
-    });
-    this.nextSerial = initialCount;
+    this.push(initialCount, this.newestEverMs, stepMs, (serial) =>
+      Math.floor(jitterSource(serial) * stepMs * 0.5),
+    );
+  }
+
+  private push(n: number, newestAtMs: number, stepMs: number, jitter: (serial: number) => number): void {
+    const start = this.nextSerial;
+    this.runs.push({ start, end: start + n, topSerial: start + n - 1, newestAtMs, stepMs, jitter });
+    this.nextSerial += n;
   }
 
   get total(): number {
@@ -100,18 +97,8 @@ export class LeadStore {
   add(count: number, nowMs: number): void {
     if (!(count > 0)) return;
     const n = Math.floor(count);
-    const newestAtMs = Math.max(nowMs, this.newestEverMs + n);
-    const start = this.nextSerial;
-    this.runs.push({
-      start,
-      end: start + n,
-      topSerial: start + n - 1,
-      newestAtMs,
-      stepMs: 1,
-      jitter: noJitter,
-    });
-    this.nextSerial += n;
-    this.newestEverMs = newestAtMs;
+    this.newestEverMs = Math.max(nowMs, this.newestEverMs + n);
+    this.push(n, this.newestEverMs, 1, () => 0);
   }
 
   /** Removes the n newest leads. */
@@ -196,10 +183,8 @@ export class HistoryStore {
 
   /** Entries at positions offset..offset+count-1, counted from the newest. */
   slice(offset: number, count: number): HistoryEntry[] {
-    const page: HistoryEntry[] = [];
-    const newest = this.entries.length - 1;
-    for (let i = offset; i < offset + count && i <= newest; i++) page.push(this.entries[newest - i]!);
-    return page;
+    const end = Math.max(0, this.entries.length - offset);
+    return this.entries.slice(Math.max(0, end - count), end).reverse();
   }
 }
 

@@ -1,4 +1,4 @@
-// The sandbox's public face: options, the handle tests and commands hold, and what it records; and
+// The sandbox's public face: its options and what it records (the handle is startSandbox's, index.ts); and
 // the resources it serves, derived from the client's schemas (api/schemas.ts) so that a field added
 // there is a compile error here until the sandbox serves it. A type import only: the sandbox's bundle
 // loads nothing of api/.
@@ -78,27 +78,3 @@ export interface RecordedRequest {
 export type RequestHook = (request: RecordedRequest) => void | Promise<void>;
 
 export type SandboxKeys = Record<SandboxPlan | 'deactivated', string>;
-
-export interface SandboxHandle {
-  /** Base URL without trailing slash, e.g. http://127.0.0.1:43123. */
-  url: string;
-  /** The chosen plan's key. */
-  apiKey: string;
-  keys: SandboxKeys;
-  /** Every request received, in order. */
-  requests: RecordedRequest[];
-  /** Saves n new leads now; they are the newest. */
-  addLeads(n: number): void;
-  /** Removes the n newest leads. */
-  removeLeads(n: number): void;
-  /** Deletes the leads now at these positions (0 = the newest) as a user would; returns their ids. */
-  deleteLeads(positions: readonly number[]): string[];
-  /** Lists every lead deleteLeads removed again, in its old place. */
-  restoreLeads(): void;
-  /** Changes fields of the lead now at `position` (a new rating, a review count); returns its id. */
-  changeLead(position: number, fields: Partial<Lead>): string;
-  /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
-  onRequest(fn: RequestHook | undefined): void;
-  /** Closes the server and destroys every open socket. */
-  close(): Promise<void>;
-}

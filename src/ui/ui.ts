@@ -16,22 +16,9 @@ export interface UiOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface Ui {
-  readonly quiet: boolean;
-  /** Information for a person: "Showing 1–25 of 300 leads". Silent with --quiet. */
-  notice(message: string): void;
-  /** Something the user should know even if the run succeeds. Silent with --quiet. */
-  warn(message: string): void;
-  /** One line per HTTP attempt and similar detail; only with --verbose. */
-  debug(message: string): void;
-  /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
-  progress(text: string): void;
-  stopProgress(): void;
-  /** A wait of `ms`: on a terminal a countdown beside the progress line until it is over; else one notice. */
-  countdown(ms: number, describe: (msLeft: number) => string): void;
-}
+export type Ui = Awaited<ReturnType<typeof createUi>>;
 
-export async function createUi(options: UiOptions): Promise<Ui> {
+export async function createUi(options: UiOptions) {
   const { stderr, quiet, verbose, color, env = {} } = options;
   // A screen reader reads every repaint of a spinner aloud, and a dumb terminal cannot move its cursor.
   const plain = Boolean(stderr.isTTY) && !quiet && (envFlag(env.ACCESSIBLE) || env.TERM === 'dumb');
@@ -97,16 +84,20 @@ export async function createUi(options: UiOptions): Promise<Ui> {
 
   return {
     quiet,
-    notice: (message) => {
+    /** Information for a person: "Showing 1–25 of 300 leads". Silent with --quiet. */
+    notice: (message: string) => {
       if (!quiet) writeLine(message, dim);
     },
-    warn: (message) => {
+    /** Something the user should know even if the run succeeds. Silent with --quiet. */
+    warn: (message: string) => {
       if (!quiet) writeLine(`leadctl: warning: ${message}`, yellow);
     },
-    debug: (message) => {
+    /** One line per HTTP attempt and similar detail; only with --verbose. */
+    debug: (message: string) => {
       if (verbose) writeLine(message);
     },
-    progress: (text) => {
+    /** The live progress line, on a terminal and not --quiet (with ACCESSIBLE or TERM=dumb: plain lines). */
+    progress: (text: string) => {
       // Accessible: the first progress, then at most a line every 30 s.
       if (plain && Date.now() - plainLineAt >= 30_000) {
         plainLineAt = Date.now();
@@ -122,7 +113,8 @@ export async function createUi(options: UiOptions): Promise<Ui> {
       spinner?.stop();
       spinner = undefined;
     },
-    countdown: (ms, describe) => {
+    /** A wait of `ms`: on a terminal a countdown beside the progress line until it is over; else one notice. */
+    countdown: (ms: number, describe: (msLeft: number) => string) => {
       if (quiet) return;
       if (!ora) {
         writeLine(describe(ms), dim);

@@ -1,6 +1,5 @@
-// The usage ledger: its file's shape, where it lives, which entry a run counts in, adding and pruning
-// counts, and reading and updating the file. Everything that touches `usage.json` is here; the
-// recorder (recorder.ts) counts a run in memory and the report (report.ts) reads what is counted.
+// The usage ledger (docs/usage.md): everything that touches `usage.json` is here; the recorder
+// (recorder.ts) counts a run in memory and the report (report.ts) reads what is counted.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
@@ -61,8 +60,7 @@ function utcMonthBefore(ms: number, back: number): string {
   return utcMonth(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1));
 }
 
-// Which ledger entry a run counts in: its profile and its API root, so that `https://host` and
-// `https://host/api/v1/` are one server, and so are `localhost`, `127.0.0.1` and `[::1]`. The
+// A run counts in its profile's entry for its API root (`https://host` is `https://host/api/v1/`); the
 // in-process sandbox of --sandbox listens on a new port each run: it is counted as one server, `sandbox`.
 
 export const SANDBOX_KEY = 'sandbox';
@@ -74,8 +72,7 @@ export function ledgerKey(profile: string, baseUrl: string, source: string | und
   return { profile, baseUrl: root.href };
 }
 
-// Adding a run's counts to the ledger, finding one entry's numbers, and pruning: days are kept for
-// this month and the last, months for a year, so the file stays a few kilobytes.
+// Days are kept for this month and the last, months for a year, so the file stays a few kilobytes.
 
 /** Which account on which server a count belongs to. */
 export interface LedgerKey {
@@ -135,9 +132,8 @@ function prune(ledger: Ledger, nowMs: number): Ledger {
   return { version: 1, entries };
 }
 
-// Where the usage ledger lives: `$XDG_STATE_HOME/leadctl/usage.json`, else
-// `~/.local/state/leadctl/usage.json` (the XDG spec's place for state that outlives a run but is not
-// configuration). A relative XDG_STATE_HOME is invalid by the spec and ignored, as XDG_CONFIG_HOME is.
+// `$XDG_STATE_HOME/leadctl/usage.json`: the XDG spec's place for state that outlives a run but is not
+// configuration.
 
 export const STATE_FOLDER: FolderRole = {
   label: 'state folder',
@@ -153,11 +149,8 @@ export function ledgerFile(env: NodeJS.ProcessEnv): string {
   return path.join(stateDir(env), 'usage.json');
 }
 
-// Reading and updating the ledger file. Reads are plain (every write replaces the file by rename, so
-// a reader sees a whole old or a whole new file); an update takes the lock the config's writes take
-// (src/lock.ts), re-reads inside it and adds this run's counts, so runs that end at the same
-// time each keep their counts. A file that fails the schema is never fatal: it is reported once and
-// replaced by a new ledger.
+// Reads take no lock: every write replaces the file by rename, so a reader sees a whole old or a whole
+// new file. An update re-reads under the lock, so runs that end at the same time each keep their counts.
 
 interface LedgerRead {
   ledger: Ledger;

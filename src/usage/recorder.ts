@@ -1,14 +1,13 @@
 // Counting one run's requests in memory, through the client's hooks, and adding them to the ledger
 // once, when the run ends (success, failure or Ctrl-C): an export pays nothing per request but a
 // counter increment. Recording never fails a command: a ledger that cannot be written is a warning.
-import type { AttemptEvent, ClientHooks } from '../api/client.js';
+import type { AttemptEvent } from '../api/client.js';
 import type { PageProgress } from '../api/paging/index.js';
 import type { PlanName } from '../config/keys.js';
 import { makePrivateDir } from '../config/paths.js';
 import { describeFsError } from '../config/store.js';
 import { LockedError } from '../lock.js';
-import type { Ui } from '../ui/ui.js';
-import { formatCount } from '../ui/ui.js';
+import { formatCount, type Ui } from '../ui/ui.js';
 import {
   addCounts,
   addRun,
@@ -23,21 +22,7 @@ import {
 } from './ledger.js';
 import { usageTotals } from './report.js';
 
-export interface UsageRecorder {
-  readonly file: string;
-  readonly key: LedgerKey;
-  readonly plan: PlanName | undefined;
-  /** For the client: counts every attempt it reports. */
-  readonly hooks: ClientHooks;
-  /** What this run has sent so far, per UTC day. */
-  readonly run: ReadonlyMap<string, Counts>;
-  /** What the server's latest answer said is left of its allowance, if it said. */
-  serverAllowance(): { remaining: number; limit?: number | undefined } | undefined;
-  /** Says once that the ledger file was unreadable and a new one is started. */
-  reportProblem(problem: string): void;
-  /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
-  flush(): Promise<void>;
-}
+export type UsageRecorder = ReturnType<typeof createUsageRecorder>;
 
 interface RecorderOptions {
   env: NodeJS.ProcessEnv;
@@ -51,7 +36,7 @@ interface RecorderOptions {
  * Creates the state folder now (0700). The ledger is optional: a folder that cannot be made (a
  * read-only HOME, a full disk) is one warning, this run is not counted, and the command goes on.
  */
-export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
+export function createUsageRecorder(options: RecorderOptions) {
   const { env, key, plan, warn, now = Date.now } = options;
   const file = ledgerFile(env);
   let usable = true;
@@ -64,7 +49,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
   }
   const run = new Map<string, Counts>();
   let problemReported = false;
-  let announced: ReturnType<UsageRecorder['serverAllowance']>;
+  let announced: ReturnType<typeof announcedAllowance>;
 
   const count = (event: AttemptEvent) => {
     announced = announcedAllowance(event.headers) ?? announced;
@@ -84,6 +69,7 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
     );
   };
 
+  /** Says once that the ledger file was unreadable and a new one is started. */
   const reportProblem = (problem: string) => {
     if (problemReported) return;
     problemReported = true;
@@ -94,10 +80,14 @@ export function createUsageRecorder(options: RecorderOptions): UsageRecorder {
     file,
     key,
     plan,
-    run,
+    /** What this run has sent so far, per UTC day. */
+    run: run as ReadonlyMap<string, Counts>,
+    /** What the server's latest answer said is left of its allowance, if it said. */
     serverAllowance: () => announced,
+    /** For the client: counts every attempt it reports. */
     hooks: { onAttempt: count },
     reportProblem,
+    /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
     flush: async () => {
       if (run.size === 0 || !usable) return;
       const counted = new Map(run);

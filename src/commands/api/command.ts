@@ -53,7 +53,6 @@ function apiOptions(program: Program) {
     .option('--paginate', 'GET every page of a paged list and print its items as one JSON array');
 }
 
-/** The options of `leadctl api`, as commander parses them. */
 export type ApiFlags = OptionsOf<typeof apiOptions>;
 
 export function registerApi(program: Program, contextFor: ContextFor) {

@@ -61,5 +61,4 @@ function loginOptions<Globals extends OptionValues>(auth: Command<[], NoOptions,
     .option('--with-token', 'read the API key from standard input (for scripts)');
 }
 
-/** The options of `leadctl auth login`, as commander parses them. */
 export type LoginFlags = OptionsOf<typeof loginOptions<NoOptions>>;

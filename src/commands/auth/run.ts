@@ -10,7 +10,7 @@ import {
   ServerError,
   UsageError,
 } from '../../api/errors.js';
-import { parseConfigValue } from '../../config/keys.js';
+import { leadctlFor, parseConfigValue } from '../../config/keys.js';
 import { configFile } from '../../config/paths.js';
 import {
   DEFAULT_PROFILE,
@@ -22,8 +22,8 @@ import {
 import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
-import type { CommandContext } from '../../session.js';
 import {
+  type CommandContext,
   connect,
   connectOrClose,
   openUi,
@@ -45,7 +45,7 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
     );
   }
   const profile = selectedProfileName(globals.profile, io.env);
-  const leadctl = profile === DEFAULT_PROFILE ? 'leadctl' : `leadctl --profile ${profile}`;
+  const leadctl = leadctlFor(profile);
   const configPath = configFile(io.env);
   // A broken config is reported before the user types anything.
   const file = readConfigFile(configPath);

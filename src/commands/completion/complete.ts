@@ -3,7 +3,7 @@
 // one candidate a line, `value<TAB>description`, filtered by the word being typed; or the one line
 // `:files` when a file name goes there (the shell lists files itself).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { type FlagSpec, flagSpec, visibleSubcommands } from '../help/spec.js';
+import { type FlagSpec, ownFlags, visibleSubcommands } from '../help/spec.js';
 
 export const FILES = ':files';
 
@@ -66,7 +66,12 @@ interface LineState {
 
 /** Reads the finished words as commander would: subcommands entered, option values skipped, positionals counted. */
 function walk(root: CommandUnknownOpts, words: string[]): LineState {
-  const state: LineState = { command: root, flags: flagsOf(root), positionals: 0, onlyPositionals: false };
+  const state: LineState = {
+    command: root,
+    flags: ownFlags(root, true),
+    positionals: 0,
+    onlyPositionals: false,
+  };
   for (const word of words) {
     if (state.pendingOption) {
       delete state.pendingOption;
@@ -81,7 +86,7 @@ function walk(root: CommandUnknownOpts, words: string[]): LineState {
       if (sub) {
         state.command = sub;
         // A command's own option wins over an ancestor's of the same name (each has its --help).
-        const own = flagsOf(sub);
+        const own = ownFlags(sub, true);
         state.flags = [...state.flags.filter((flag) => !findFlag(own, flag.name)), ...own];
       } else {
         state.positionals += 1;
@@ -153,10 +158,6 @@ async function profiles(env: NodeJS.ProcessEnv): Promise<Candidate[]> {
   } catch {
     return [];
   }
-}
-
-function flagsOf(command: CommandUnknownOpts): FlagSpec[] {
-  return command.createHelp().visibleOptions(command).map(flagSpec);
 }
 
 function findFlag(flags: FlagSpec[], word: string): FlagSpec | undefined {

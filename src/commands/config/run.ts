@@ -7,6 +7,7 @@ import {
   CONFIG_KEYS,
   type ConfigKey,
   isConfigKey,
+  leadctlFor,
   type ProfileValues,
   parseConfigValue,
   unknownKeyError,
@@ -14,7 +15,6 @@ import {
 import { configFile } from '../../config/paths.js';
 import {
   checkProfileName,
-  DEFAULT_PROFILE,
   noSuchProfile,
   removeProfile,
   requireProfile,
@@ -82,7 +82,7 @@ export async function runConfigGet(
   const value = storedValue(stored, configKey, origin);
   if (value === undefined) {
     const fallback = DEFAULTS[configKey];
-    const setIt = `leadctl${profileFlag(origin.profile)} config set ${configKey}`;
+    const setIt = `${leadctlFor(origin.profile)} config set ${configKey}`;
     throw new UsageError(
       `${configKey} is not set for profile "${origin.profile}"`,
       fallback === undefined
@@ -170,10 +170,6 @@ function shown(key: ConfigKey, value: string | number | boolean, reveal: boolean
     });
   }
   return String(value);
-}
-
-function profileFlag(profile: string): string {
-  return profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
 }
 
 function note(ctx: CommandContext, line: string): void {

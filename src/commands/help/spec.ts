@@ -59,7 +59,7 @@ const SPENDS_SEARCHES = new Set(['search', 'api', 'mcp']);
 /** What stdout carries where no --format or --json says it: the body as sent, MCP's messages. */
 const FIXED_FORMATS: Record<string, string[]> = { api: ['json'], mcp: ['json-rpc'] };
 
-export function flagSpec(option: Option): FlagSpec {
+function flagSpec(option: Option): FlagSpec {
   const value = /[<[]([^>\]]+?)(\.\.\.)?[>\]]/.exec(option.flags)?.[1];
   const takesValue = option.required || option.optional;
   const stated = /\(default: "?([^)"]+)"?\)/.exec(option.description)?.[1];
@@ -82,12 +82,12 @@ function argumentSpec(argument: Argument): CommandSpec['arguments'][number] {
   return { name: argument.name(), required: argument.required, variadic: argument.variadic, ...choices };
 }
 
-/** The flags --help lists for a command (its own, without --help). */
-export function ownFlags(command: CommandUnknownOpts): FlagSpec[] {
+/** The flags --help lists for a command (its own; --help itself only `withHelp`). */
+export function ownFlags(command: CommandUnknownOpts, withHelp = false): FlagSpec[] {
   return command
     .createHelp()
     .visibleOptions(command)
-    .filter((option) => option.long !== '--help')
+    .filter((option) => withHelp || option.long !== '--help')
     .map(flagSpec);
 }
 

@@ -45,7 +45,6 @@ function listOptions(program: Program, resource: ListResource) {
   return addOutputOptions(command);
 }
 
-/** The options of `leadctl leads` and `leadctl history`, as commander parses them. */
 export type ListFlags = OptionsOf<typeof listOptions>;
 
 function registerList(

@@ -11,8 +11,7 @@ import { appendUndoPoint } from '../../output/destination.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
-import type { CommandContext } from '../../session.js';
-import { openSession } from '../../session.js';
+import { type CommandContext, openSession } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
 import { quotaCheckForPages } from '../../usage/recorder.js';
 import type { ListFlags } from './command.js';
@@ -204,12 +203,7 @@ function capError(max: number, flags: ListFlags): LeadError {
 const count = formatCount;
 
 /** The options that shaped the page, which the next page's command must repeat to continue it. */
-export interface PageShape {
-  limit?: number | undefined;
-  fields?: string[] | undefined;
-  /** --where conditions, as typed. */
-  where?: readonly { text: string }[] | undefined;
-}
+type PageShape = Pick<ListFlags, 'limit' | 'fields' | 'where'>;
 
 /** After a single page: where the user is and how to get the rest. */
 function pageFooter(meta: Meta, shown: number, noun: string, shape: PageShape = {}): string {

@@ -7,13 +7,10 @@ import { errorCode } from '../../config/store.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { allowanceFor } from '../../sandbox/keys.js';
 import type { SandboxKeys, SandboxPlan, SandboxVariant } from '../../sandbox/types.js';
+import type { CommandContext } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
 
-interface SandboxIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  signal: AbortSignal;
-}
+type SandboxIo = Pick<CommandContext['io'], 'stdout' | 'stderr'> & { signal: AbortSignal };
 
 function describeAccess(variant: SandboxVariant, plan: SandboxPlan, options: SandboxOptions): string {
   const allowance = allowanceFor(variant, plan, options);

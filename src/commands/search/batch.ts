@@ -28,8 +28,7 @@ import type { SearchRow } from '../../batch/validate.js';
 import { joinChunks } from '../../output/formats.js';
 import { createItemRenderer } from '../../output/item-sink.js';
 import { filteredOutClause } from '../../output/where.js';
-import type { CommandContext } from '../../session.js';
-import { openSession } from '../../session.js';
+import { type CommandContext, openSession } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
@@ -76,13 +75,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     flags.maxRequests === undefined
       ? undefined
       : requestCap(flags.maxRequests, (row) => fromCache.has(row) || kept.has(row));
-  let session: Awaited<ReturnType<typeof openSession>>;
-  try {
-    session = await openSession(ctx, cap?.hooks);
-  } catch (error) {
+  const session = await openSession(ctx, cap?.hooks).catch(async (error: unknown) => {
     await memory?.close();
     throw error;
-  }
+  });
   let releaseTarget = () => {};
   const { client, ui } = session;
   const { io } = ctx;

@@ -76,7 +76,6 @@ function searchOptions(program: Program) {
   return addOutputOptions(command);
 }
 
-/** The options of `leadctl search`, as commander parses them: shared by the one-search and batch runs. */
 export type SearchFlags = OptionsOf<typeof searchOptions>;
 
 export function registerSearch(program: Program, contextFor: ContextFor) {

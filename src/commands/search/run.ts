@@ -3,8 +3,7 @@ import { AbortedError, UsageError } from '../../api/errors.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
-import type { CommandContext } from '../../session.js';
-import { openSession, type Session } from '../../session.js';
+import { type CommandContext, openSession, type Session } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { formatCount } from '../../ui/ui.js';
 import type { SearchFlags } from './command.js';
@@ -49,13 +48,10 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   const memory = await remembering?.openSearchMemory(flags, ctx);
   const ask = { query, location: flags.location, radius: flags.radius };
   let sent: SearchAnswer | undefined;
-  let session: Awaited<ReturnType<typeof openSession>>;
-  try {
-    session = await openSession(ctx);
-  } catch (error) {
+  const session = await openSession(ctx).catch(async (error: unknown) => {
     await memory?.close();
     throw error;
-  }
+  });
   const { client, ui } = session;
   try {
     const footer = await withItemSink(

@@ -20,7 +20,6 @@ function syncOptions(program: Program) {
     );
 }
 
-/** The options of `leadctl sync`, as commander parses them. */
 export type SyncFlags = OptionsOf<typeof syncOptions>;
 
 export function registerSync(program: Program, contextFor: ContextFor) {

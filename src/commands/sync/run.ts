@@ -3,8 +3,7 @@
 // at a time; other accounts sync into the same database meanwhile. docs/sync.md has the rules.
 import { fetchListPage, type ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
-import type { CommandContext } from '../../session.js';
-import { connect, resolveTarget, type Session } from '../../session.js';
+import { type CommandContext, openSession } from '../../session.js';
 import { databaseTarget } from '../../store/paths.js';
 import { openStore, type RunRecord } from '../../store/store.js';
 import { syncList } from '../../sync/list-sync.js';
@@ -17,18 +16,11 @@ const LISTS: ListResource[] = ['leads', 'history'];
 
 export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<void> {
   let requests = 0;
-  const target = await resolveTarget(ctx);
-  let session: Session;
-  try {
-    session = connect(target, {
-      onAttempt: () => {
-        requests += 1;
-      },
-    });
-  } catch (error) {
-    await target.close();
-    throw error;
-  }
+  const session = await openSession(ctx, {
+    onAttempt: () => {
+      requests += 1;
+    },
+  });
   const { client, ui, settings } = session;
   const account = flags.account ?? settings.profile;
   try {

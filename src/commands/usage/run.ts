@@ -2,8 +2,7 @@
 // the profile has counted, added up) today and this month, beside the plan's limits under both of the
 // spec's plan tables. Reads only: no request, no lock.
 import { resolveSettings } from '../../config/settings.js';
-import type { CommandContext } from '../../session.js';
-import { openUi } from '../../session.js';
+import { type CommandContext, openUi } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
 import {
   addCounts,
