@@ -2,6 +2,7 @@
 // deadline per attempt, every body read to the end, and the retry policy of retry.ts around it all.
 
 import { Agent, type Dispatcher } from 'undici';
+import { oneLine } from '../text/terminal-text.js';
 import {
   type CallOptions,
   type ClientHooks,
@@ -43,7 +44,6 @@ import {
   withRetries,
 } from './retry.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
-import { oneLine } from './server-message.js';
 import { type Clock, systemClock } from './timestamp.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 

@@ -7,11 +7,11 @@
 // the server never saw the request; after it, a reset or a timeout leaves it unknown.
 import { type Dispatcher, request } from 'undici';
 import { maskApiKey, SecretMask } from '../text/secrets.js';
+import { oneLine } from '../text/terminal-text.js';
 import type { DeprecationEvent, Logger } from './client-options.js';
 import { abortErrorFor, LeadError } from './errors.js';
 import { networkErrorFor, unexpectedFailure } from './http-errors.js';
 import { ACCEPT_ENCODING, readBodyCapped } from './parse-response.js';
-import { oneLine } from './server-message.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 

@@ -5,6 +5,7 @@
 
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
+import { oneLine } from '../text/terminal-text.js';
 import { hints, ProtocolError, UsageError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './exact-json-parser.js';
 import {
@@ -25,7 +26,6 @@ import {
   SearchResultSchema,
   WireMetaSchema,
 } from './schemas.js';
-import { oneLine } from './server-message.js';
 import { type TypedFields, typedFields, typedItem } from './typed-items.js';
 
 /** What the client asked for: fills meta.page/limit when the server leaves them out. */

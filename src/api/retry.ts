@@ -4,10 +4,10 @@
 // Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
 // rate limit that resets within --max-wait is worth waiting for more than three times.
 
+import { oneLine } from '../text/terminal-text.js';
 import { hints, NetworkError, RateLimitedError } from './errors.js';
-import { type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
+import { extractServerMessage, type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
-import { extractServerMessage, oneLine } from './server-message.js';
 import type { Clock } from './timestamp.js';
 
 export type WaitReason = 'rate-limited' | 'server-error' | 'network';

@@ -3,8 +3,9 @@
 // `new Date(text)` costs ~300 ns a call. The API sends UTC ISO-8601 ("2026-11-20T10:22:33Z",
 // maybe with fractions): that form is read digit by digit; anything else goes to Date, which settles
 // every other form exactly as before.
+
+import { oneLine } from '../text/terminal-text.js';
 import { UsageError } from './errors.js';
-import { oneLine } from './server-message.js';
 
 const DIGIT_0 = 48;
 /** "YYYY-MM-DDTHH:MM:SS" then optional ".fff…", then "Z". */

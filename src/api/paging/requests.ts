@@ -5,7 +5,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { abortErrorFor } from '../errors.js';
-import type { FetchPage, PageResult } from './types.js';
+import type { FetchPage, PageResult } from './index.js';
 
 /** Up to 16 pages in flight, each with our listener and fetchPage's own: not a leak. */
 const LISTENERS_PER_SIGNAL = 64;

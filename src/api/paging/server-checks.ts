@@ -1,8 +1,8 @@
 // What the server did wrong, in the words a user reads (exit 7), and the one repair: paging by the
 // size a server really uses when it clamps the limit without saying so.
 import { ProtocolError } from '../errors.js';
+import type { PageProgress, PageResult } from './index.js';
 import type { Ledger } from './reconcile.js';
-import type { PageProgress, PageResult } from './types.js';
 
 /**
  * The size the server really pages by: meta.limit when it admits to less than we asked, else the first

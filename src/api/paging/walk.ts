@@ -12,6 +12,7 @@ import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
 import { type Anchor, HeadReads, type ItemLens } from './heads.js';
 import { IdSet } from './id-set.js';
+import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './index.js';
 import { type Cursor, cursorAfterHead, expectedLength, judgePage } from './positions.js';
 import { type Ledger, newLedger, reconcile } from './reconcile.js';
 import { Requests } from './requests.js';
@@ -24,7 +25,6 @@ import {
   repeatedPageError,
   uncertifiable,
 } from './server-checks.js';
-import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
 import { PageWindow } from './window.js';
 
 /** Pages refused in a row before we give up on a list that keeps shrinking under us. */

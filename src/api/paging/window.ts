@@ -1,8 +1,9 @@
 // The pipelined read of a list that holds still: up to `width` page requests in flight, refilled as
 // each answer arrives, never more than `hold` pages ahead of the one handed out, handed out strictly in
 // page order. It only schedules; walk.ts decides what an answer means.
+
+import type { PageResult } from './index.js';
 import type { RequestGroup } from './requests.js';
-import type { PageResult } from './types.js';
 
 export class PageWindow<T> {
   readonly #sent = new Map<number, Promise<PageResult<T>>>();
