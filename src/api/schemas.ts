@@ -4,7 +4,7 @@
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
 // list itself is required; an identity (`id`, `place_id`) must be a string or number when present
 // (missing or null is read as sent: only the runs that need ids to be exact refuse it). Each item is
-// read twice over (typed-items.ts): as sent, for the CLI (numbers with their digits, fields in their
+// read twice over (parse-response.ts): as sent, for the CLI (numbers with their digits, fields in their
 // order, unknown fields kept; a known numeric field that holds a numeric string becomes that number,
 // anything else but a number null), and typed, for the library (each known field of the type below).
 
@@ -110,7 +110,7 @@ export function fieldsThatRead(resource: z.ZodMiniObject): z.ZodMiniObject {
   return z.object(Object.fromEntries(reading));
 }
 
-/** How the typed reading (typed-items.ts) treats each known field of a resource. */
+/** How the typed reading (parse-response.ts) treats each known field of a resource. */
 export type FieldKind = 'id' | 'text' | 'number';
 
 /** Each known field of a resource and its kind, in the spec's order. */

@@ -14,18 +14,19 @@ import { type Anchor, HeadReads, type ItemLens } from './heads.js';
 import { IdSet } from './id-set.js';
 import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './index.js';
 import { type Cursor, cursorAfterHead, expectedLength, judgePage } from './positions.js';
-import { type Ledger, newLedger, reconcile } from './reconcile.js';
-import { Requests } from './requests.js';
 import {
+  type Ledger,
   missingIdError,
+  newLedger,
   notACount,
   oddList,
   oddPageError,
   pageSizeOf,
+  reconcile,
   repeatedPageError,
   uncertifiable,
-} from './server-checks.js';
-import { PageWindow } from './window.js';
+} from './reconcile.js';
+import { PageWindow, Requests } from './requests.js';
 
 /** Pages refused in a row before we give up on a list that keeps shrinking under us. */
 const MAX_REFUSED_IN_A_ROW = 50;
