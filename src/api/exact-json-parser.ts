@@ -1,8 +1,7 @@
 // A JSON parser that keeps what JSON.parse would change: number tokens a JS number would print
 // differently become ExactNumber, and an object whose keys include array indices records the order
-// the keys came in (KEY_ORDER). Otherwise it gives what JSON.parse gives, own "__proto__" keys included.
-// The slow path: parseJsonLossless below takes it only for bodies that need it. Nesting is bounded, so
-// a hostile body cannot exhaust the stack.
+// the keys came in (KEY_ORDER). The slow path of parseJsonLossless below. Nesting is bounded, so a
+// hostile body cannot exhaust the stack.
 import { type ExactNumber, KEY_ORDER, numberFromToken } from './exact-number.js';
 
 export class JsonTooDeepError extends Error {
@@ -155,10 +154,6 @@ class ExactJsonParser {
   }
 }
 
-// Reading a response body as JSON without changing it: numbers keep their digits and objects their
-// key order (exact-json-parser.ts), at JSON.parse's speed in the common case. One regex over the body
-// tells whether JSON.parse could change anything; only then does the slow parser run.
-
 /** Far beyond any real API body (leads nest 3 deep), far below what would exhaust the stack. */
 export const MAX_JSON_DEPTH = 1000;
 
@@ -171,7 +166,10 @@ export const MAX_JSON_DEPTH = 1000;
 const JSON_PARSE_COULD_CHANGE =
   /[:,[]\s*(?:-?(?:\d[\d.]*[eE]|\d[\d.]{15}|0\.0{5}|\d+\.\d*0\s*[,}\]])|-0\s*[,}\]])|"(?:0|[1-9]\d*)"\s*:/;
 
-/** The body's value, exactly as sent; SyntaxError when it is not JSON, JsonTooDeepError when too deep. */
+/**
+ * The body's value, exactly as sent, at JSON.parse's speed unless the regex above says it could change
+ * something; SyntaxError when it is not JSON, JsonTooDeepError when too deep.
+ */
 export function parseJsonLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (JSON_PARSE_COULD_CHANGE.test(text)) return parseExactJson(text, maxDepth);
   // JSON.parse itself copes with any depth, but whatever walks the value afterwards recursively

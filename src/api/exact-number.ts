@@ -1,13 +1,8 @@
 // JSON numbers that a JS number cannot hold, and what the CLI needs to write values back as they came.
-//
-// Two readings of one body (docs/library.md, "Numbers"):
-// - as sent (what the CLI writes): every number token a JS number would print differently is an
-//   ExactNumber (`4.50`, `1e3`, `-0`, a 64-bit id), and an object whose keys a JS object would sort
-//   records their order (KEY_ORDER). Renderers write `digits` exactly.
-// - typed (what a library user gets, parse-response.ts): plain numbers wherever a JS number holds the
-//   value (`4.50` is 4.5); ExactNumber only for what it cannot hold (a 64-bit id, digits beyond double
-//   precision). An item whose typed reading differs keeps the as-sent one under AS_SENT, a
-//   non-enumerable symbol: Object.keys, JSON.stringify, spread copies and test matchers never see it.
+// As sent (the CLI's reading): a number token a JS number would print differently is an ExactNumber, and
+// an object whose keys a JS object would sort records their order (KEY_ORDER). Typed (a library user's,
+// docs/library.md "Values and types"): ExactNumber only where a JS number cannot hold the value; an item
+// whose typed reading differs keeps the as-sent one under AS_SENT, which Object.keys never sees.
 
 /** A JSON number as the server wrote it, for values a JS number cannot hold exactly. */
 export class ExactNumber {

@@ -313,10 +313,7 @@ function setOwn(record: Record<string, unknown>, key: string, value: unknown): v
   }
 }
 
-// Reading a response body with a ceiling: a body larger than the cap (or one that never ends) fails
-// once the cap is reached, with at most the cap held in memory, instead of growing without bound.
-// A gzip or br body is decompressed with the same cap on what it unpacks to: a small bomb is refused
-// as surely as a large body.
+// Reading a response body with a ceiling, on the bytes received and on what gzip or br unpacks to.
 /** A page of 100 leads is about 30 KB: this leaves room for any real page and stops a runaway body. */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 

@@ -236,8 +236,6 @@ export async function withRetries<T>(
   }
 }
 
-// How long to wait before the next attempt: the 429 body's retryAfter in any position and unit, a
-// Retry-After header, or backoff with full jitter; and how to say when a limit resets.
 /** The last moment a Date can hold (±8.64e15 ms): a time beyond it is no time at all. */
 const LAST_DATE_MS = 8.64e15;
 
