@@ -75,6 +75,9 @@ type SendTracker = { written: boolean };
 
 type CallLog = (message: string, details: Record<string, unknown>) => void;
 
+/** The items of each list `paginate()` reads. */
+type ListItem = { leads: Lead; history: HistoryEntry };
+
 interface Call<T> {
   method: string;
   url: URL;
@@ -212,30 +215,21 @@ export class LeadClient {
    * paging as `leadctl leads --all`. `since` takes a Date, an ISO date/time or a span like `7d`.
    * Bad options reject on the first `next()`, as every other failure does.
    */
-  paginate(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead>;
-  paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
-  paginate(resource: 'leads' | 'history', options?: ListAllOptions): AsyncIterable<Lead | HistoryEntry>;
-  paginate(resource: 'leads' | 'history', options: ListAllOptions = {}): AsyncIterable<Lead | HistoryEntry> {
+  paginate<R extends keyof ListItem>(resource: R, options: ListAllOptions = {}): AsyncIterable<ListItem[R]> {
     return flattenPages(this.paginatePages(resource, options), options?.signal);
   }
 
   /** The items of paginate(), in batches of up to a page: cheaper when writing many items at once. */
-  paginatePages(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead[]>;
-  paginatePages(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry[]>;
-  paginatePages(
-    resource: 'leads' | 'history',
-    options?: ListAllOptions,
-  ): AsyncIterable<(Lead | HistoryEntry)[]>;
-  paginatePages(
-    resource: 'leads' | 'history',
+  paginatePages<R extends keyof ListItem>(
+    resource: R,
     options: ListAllOptions = {},
-  ): AsyncIterable<(Lead | HistoryEntry)[]> {
+  ): AsyncIterable<ListItem[R][]> {
     if (resource !== 'leads' && resource !== 'history') {
       return failing(
         new UsageError(`resource must be 'leads' or 'history' (got ${oneLine(String(resource), 40)})`),
       );
     }
-    return listAllPages(this, resource, options, this.#clock.now());
+    return listAllPages(this, resource, options, this.#clock.now()) as AsyncIterable<ListItem[R][]>;
   }
 
   /**
