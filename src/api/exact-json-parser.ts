@@ -201,39 +201,39 @@ function assertDepthAtMost(value: unknown, maxDepth: number, depth: number): voi
 
 // The items of a list answer as the exact text the server sent, so that `leadctl api --paginate` can
 // merge pages without re-serialising anything (64-bit ids, `4.50`, key order and escapes all kept).
-// Runs on text JSON.parse has already accepted, so it only has to find boundaries, not validate.
+// Runs on text JSON.parse has already accepted, so it only has to find boundaries, not validate; it
+// keeps no stack, so any nesting is read.
 /** The elements of the array at `key` of the top-level object (or of a top-level array when key is ''). */
 export function arrayItemTexts(text: string, key: string): string[] {
-  let i = skipSpace(text, 0);
-  if (key === '') return elements(text, i);
-  i = skipSpace(text, i + 1); // past `{`
-  while (text[i] !== '}') {
-    const keyEnd = skipString(text, i);
-    const name = JSON.parse(text.slice(i, keyEnd)) as string;
-    i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past `:`
-    if (name === key) return elements(text, i);
-    i = skipSpace(text, skipValue(text, i));
-    if (text[i] === ',') i = skipSpace(text, i + 1);
-  }
-  return [];
-}
-
-function elements(text: string, start: number): string[] {
   const items: string[] = [];
-  let i = skipSpace(text, start + 1); // past `[`
-  while (text[i] !== ']') {
-    const end = skipValue(text, i);
-    items.push(text.slice(i, end));
-    i = skipSpace(text, end);
-    if (text[i] === ',') i = skipSpace(text, i + 1);
+  let depth = 0;
+  let listDepth = key === '' ? 1 : -1; // the depth inside the list, once found
+  let name = ''; // the last string at the top level: the key of the value that follows
+  let start = -1; // where the item being read began
+  let end = -1; // just past its last character that is not space
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === ' ' || char === '\n' || char === '\r' || char === '\t') continue;
+    if (depth === listDepth && (char === ',' || char === ']')) {
+      if (start >= 0) items.push(text.slice(start, end));
+      if (char === ']') return items;
+      start = -1;
+      continue;
+    }
+    if (depth === listDepth && start < 0) start = i;
+    if (char === '"') {
+      const from = i;
+      i = skipString(text, i) - 1;
+      if (depth === 1 && listDepth < 0) name = text.slice(from, i + 1);
+    } else if (char === '{' || char === '[') {
+      depth++;
+      if (char === '[' && depth === 2 && listDepth < 0 && JSON.parse(name) === key) listDepth = 2;
+    } else if (char === '}' || char === ']') {
+      depth--;
+    }
+    end = i + 1;
   }
   return items;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t'))
-    i++;
-  return i;
 }
 
 function skipString(text: string, i: number): number {
@@ -241,29 +241,5 @@ function skipString(text: string, i: number): number {
     if (text[i] === '\\') i++;
     else if (text[i] === '"') return i + 1;
   }
-  return i;
-}
-
-function skipValue(text: string, i: number): number {
-  const first = text[i];
-  if (first === '"') return skipString(text, i);
-  if (first === '{' || first === '[') {
-    let depth = 0;
-    while (i < text.length) {
-      const char = text[i];
-      if (char === '"') {
-        i = skipString(text, i);
-        continue;
-      }
-      if (char === '{' || char === '[') depth++;
-      else if (char === '}' || char === ']') {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
-    }
-    return i;
-  }
-  while (i < text.length && !',}] \n\r\t'.includes(text[i] as string)) i++;
   return i;
 }
