@@ -5,7 +5,7 @@
 // rate limit that resets within --max-wait is worth waiting for more than three times.
 
 import { oneLine } from '../text/terminal-text.js';
-import { hints, NetworkError, RateLimitedError } from './errors.js';
+import { type Hints, hints, NetworkError, RateLimitedError } from './errors.js';
 import { extractServerMessage, type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
 import type { Clock } from './timestamp.js';
@@ -118,21 +118,20 @@ function decideRateLimited(
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status: response.status, serverMessage };
   const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
+  const limited = (message: string, facts: Hints & { resetAt?: Date | undefined; rawRetryAfter?: string }) =>
+    new RateLimitedError(message, { ...info, ...facts });
   const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
   if (fromBody?.kind === 'unreadable') {
-    const error = new RateLimitedError(`${head}; the server says retry after "${fromBody.raw}"`, {
-      ...info,
-      rawRetryAfter: fromBody.raw,
-      ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
-    });
-    return { retry: false, error };
+    const said = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
+    const message = `${head}; the server says retry after "${fromBody.raw}"`;
+    return { retry: false, error: limited(message, { rawRetryAfter: fromBody.raw, ...said }) };
   }
   const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
   const resetAt = at === undefined ? undefined : new Date(at);
   if (resetAt === undefined && policy.maxWaitMs <= 0) {
     const message = `${head}; the server did not say when to retry, and waiting is off (a longest wait of 0)`;
     const said = hints((o) => `to wait out such limits, raise ${o.maxWait} above 0`);
-    return { retry: false, error: new RateLimitedError(message, { ...info, ...said }) };
+    return { retry: false, error: limited(message, said) };
   }
   // Never less than the normal backoff (a reset already past would otherwise be retried at once, over
   // and over), and without a time from the server never beyond --max-wait.
@@ -141,23 +140,17 @@ function decideRateLimited(
   const when = resetAt ? `the server allows more requests ${describeReset(resetAt, nowMs)}` : '';
   if (policy.onRateLimit) {
     const message = `${head}: onRateLimit chose not to wait${when && `; ${when}`}`;
-    const declined = new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' });
+    const declined = limited(message, { resetAt, hint: 'try again later' });
     return { retry: true, waitMs, reason: 'rate-limited', declined };
   }
   if (waitMs > policy.maxWaitMs && resetAt) {
     const said = rateLimitHints(resetAt, policy.maxWaitMs, nowMs);
-    return { retry: false, error: new RateLimitedError(`${head}: ${when}`, { ...info, resetAt, ...said }) };
+    return { retry: false, error: limited(`${head}: ${when}`, { resetAt, ...said }) };
   }
   if (counts.rateLimitWaits >= policy.rateLimitWaits) {
     const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when && `; ${when}`}`;
-    return {
-      retry: false,
-      error: new RateLimitedError(message, {
-        ...info,
-        resetAt,
-        ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
-      }),
-    };
+    const said = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
+    return { retry: false, error: limited(message, { resetAt, ...said }) };
   }
   return { retry: true, waitMs, reason: 'rate-limited' };
 }

@@ -120,7 +120,7 @@ class Walk<T extends Record<string, unknown>> {
     this.#written = new IdSet(Math.min(total, this.#maxItems));
     const times = first.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
     this.#anchor.total = total;
-    this.#anchor.ids = new Set(first.items.map((item) => this.#idOf(item)).filter(isText));
+    this.#anchor.ids = new Set(first.items.map((item) => this.#idOf(item)).filter((id) => id !== undefined));
     // Past page 1 the newest items are out of sight: no time can hint at items saved meanwhile.
     this.#anchor.newestMs = times.length > 0 && start === 1 ? Math.max(...times) : Number.POSITIVE_INFINITY;
     this.#ledger.startTotal = total;
@@ -349,8 +349,4 @@ class Walk<T extends Record<string, unknown>> {
     const id = this.#idOf(item);
     return id !== undefined && this.#written.has(id);
   }
-}
-
-function isText(value: string | undefined): value is string {
-  return value !== undefined;
 }
