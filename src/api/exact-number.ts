@@ -52,9 +52,8 @@ export class ExactNumber {
 const MAX_BIGINT_EXPONENT = 10_000;
 
 /**
- * On an object parsed from JSON whose keys include array indices ("0", "7"): its keys in the order the
- * server sent them, since a JS object lists such keys first. A symbol, so Object.keys, for-in and
- * JSON.stringify never see it; enumerable, so a spread copy keeps it. Only on as-sent values.
+ * On an as-sent object whose keys include array indices ("0", "7"), which a JS object lists first: its
+ * keys in the server's order. A symbol, so JSON.stringify never sees it; enumerable, so a spread keeps it.
  * @internal
  */
 export const KEY_ORDER: unique symbol = Symbol('leadctl.keyOrder');
@@ -65,11 +64,7 @@ export const KEY_ORDER: unique symbol = Symbol('leadctl.keyOrder');
  */
 export const AS_SENT: unique symbol = Symbol('leadctl.asSent');
 
-/**
- * The item as the server sent it (numbers with their digits, unknown fields in their order): what the
- * CLI writes. An item that came through the typed reading unchanged is its own as-sent form.
- * @internal
- */
+/** The item as the server sent it, what the CLI writes: an unchanged typed item is its own. @internal */
 export function asSent<T extends object>(item: T): T {
   const sent = (item as { [AS_SENT]?: T })[AS_SENT];
   return sent ?? item;
