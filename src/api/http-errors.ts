@@ -16,13 +16,7 @@ import {
   ServerError,
   ValidationError,
 } from './errors.js';
-
-/** What the client read off a response that was not a success. */
-export interface FailedResponse {
-  status: number;
-  body: string;
-  contentType?: string | undefined;
-}
+import type { RawResponse } from './parse-response.js';
 
 function withServerMessage(summary: string, serverMessage: string | undefined): string {
   return serverMessage ? `${summary}: ${serverMessage}` : summary;
@@ -32,7 +26,7 @@ function withServerMessage(summary: string, serverMessage: string | undefined): 
 const API_PATH = /\/(leads|history|search)\/?$/;
 
 /** 4xx answers other than 429: never retried. */
-export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
+export function clientErrorFor(response: RawResponse, url: URL): HttpError {
   const { status } = response;
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status, serverMessage };
@@ -73,7 +67,7 @@ export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
 }
 
 /** A 5xx that was not retried (501, 505, ...) or whose retries ran out. */
-export function serverErrorFor(response: FailedResponse, attempts: number, note?: string): ServerError {
+export function serverErrorFor(response: RawResponse, attempts: number, note?: string): ServerError {
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const summary = `server error (${response.status})${tries}`;

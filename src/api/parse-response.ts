@@ -36,9 +36,9 @@ export interface PageRequest {
   limit?: number | undefined;
 }
 
-/** A 2xx answer as read off the wire (what `LeadClient.request()` gives). */
+/** An answer as read off the wire: what `LeadClient.request()` gives for a 2xx. */
 export interface RawResponse {
-  /** The HTTP status, 200-299. */
+  /** The HTTP status (200-299 from `request()`). */
   status: number;
   /** The whole body as text, undecoded. */
   body: string;

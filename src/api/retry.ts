@@ -6,7 +6,8 @@
 
 import { oneLine } from '../text/terminal-text.js';
 import { type Hints, hints, NetworkError, RateLimitedError } from './errors.js';
-import { extractServerMessage, type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
+import { extractServerMessage, rateLimitHints, serverErrorFor } from './http-errors.js';
+import type { RawResponse } from './parse-response.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
 import type { Clock } from './timestamp.js';
 
@@ -29,8 +30,8 @@ export interface WaitEvent {
 
 export type AttemptOutcome<T> =
   | { kind: 'success'; value: T }
-  | { kind: 'rate-limited'; response: FailedResponse; retryAfterHeader?: string | undefined }
-  | { kind: 'server-error'; response: FailedResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'rate-limited'; response: RawResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'server-error'; response: RawResponse; retryAfterHeader?: string | undefined }
   | { kind: 'network'; error: NetworkError; final?: boolean };
 
 export type FailedOutcome = Exclude<AttemptOutcome<unknown>, { kind: 'success' }>;
