@@ -260,9 +260,9 @@ export function unexpectedFailure(error: unknown, url: URL): LeadError {
 export function extractServerMessage(body: string, contentType?: string): string | undefined {
   const text = body.trim();
   if (text === '') return undefined;
-  const json = tryParseJson(text, contentType);
-  if (json.ok) {
-    const found = messageFrom(json.value, 0);
+  const json = parseJsonBody(text, contentType);
+  if (json !== undefined) {
+    const found = messageFrom(json, 0);
     return found === undefined ? undefined : oneLine(found);
   }
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|\?xml)/i.test(text)) {
@@ -273,12 +273,14 @@ export function extractServerMessage(body: string, contentType?: string): string
   return firstLine === undefined ? undefined : oneLine(firstLine);
 }
 
-function tryParseJson(text: string, contentType?: string): { ok: true; value: unknown } | { ok: false } {
-  if (!/json/i.test(contentType ?? '') && !/^[[{"]/.test(text)) return { ok: false };
+/** The body's JSON value, when it says or looks like JSON and is; else undefined. */
+export function parseJsonBody(body: string, contentType?: string): unknown {
+  const text = body.replace(/^[ \t\n\r]+/, '');
+  if (!/json/i.test(contentType ?? '') && !/^[[{"]/.test(text)) return undefined;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    return { ok: false };
+    return undefined;
   }
 }
 

@@ -6,7 +6,7 @@
 
 import { oneLine } from '../text/terminal-text.js';
 import { type Hints, hints, NetworkError, RateLimitedError } from './errors.js';
-import { extractServerMessage, rateLimitHints, serverErrorFor } from './http-errors.js';
+import { extractServerMessage, parseJsonBody, rateLimitHints, serverErrorFor } from './http-errors.js';
 import type { RawResponse } from './parse-response.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
 import type { Clock } from './timestamp.js';
@@ -121,7 +121,10 @@ function decideRateLimited(
   const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
   const limited = (message: string, facts: Hints & { resetAt?: Date | undefined; rawRetryAfter?: string }) =>
     new RateLimitedError(message, { ...info, ...facts });
-  const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
+  const fromBody = parseRetryAfterValue(
+    findRetryAfter(parseJsonBody(response.body, response.contentType)),
+    nowMs,
+  );
   if (fromBody?.kind === 'unreadable') {
     const said = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
     const message = `${head}; the server says retry after "${fromBody.raw}"`;
@@ -168,14 +171,6 @@ export const NETWORK_FAILURES: Record<string, string> = {
 function describeFailure(outcome: FailedOutcome): string {
   if (outcome.kind !== 'network') return `HTTP ${outcome.response.status}`;
   return NETWORK_FAILURES[outcome.error.kind] ?? 'network error';
-}
-
-function parseJsonQuietly(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
 }
 
 function afterAttempts(error: NetworkError, attempts: number): NetworkError {
