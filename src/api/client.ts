@@ -441,10 +441,15 @@ export class LeadClient {
     return error;
   }
 
+  /** The deprecation headers of the first answer with any, all together (the notice and sunset matter). */
   #noticeDeprecation(headers: Headers): void {
     if (this.#deprecationReported || !this.#hooks.onDeprecation) return;
-    const event = deprecationOf(headers);
-    if (event === undefined) return;
+    const event: DeprecationEvent = {};
+    for (const [field, header] of Object.entries(DEPRECATION_HEADERS)) {
+      const value = firstHeader(headers, header);
+      if (value !== undefined && value.trim() !== '') event[field as keyof DeprecationEvent] = oneLine(value);
+    }
+    if (Object.keys(event).length === 0) return;
     this.#deprecationReported = true;
     this.#hooks.onDeprecation(event);
   }
@@ -526,16 +531,6 @@ const DEPRECATION_HEADERS = {
   sunset: 'sunset',
   notice: 'x-api-deprecation-notice',
 } as const;
-
-/** Every deprecation header of an answer together: the notice's words and the sunset date matter. */
-function deprecationOf(headers: Headers): DeprecationEvent | undefined {
-  const event: DeprecationEvent = {};
-  for (const [field, header] of Object.entries(DEPRECATION_HEADERS)) {
-    const value = firstHeader(headers, header);
-    if (value !== undefined && value.trim() !== '') event[field as keyof DeprecationEvent] = oneLine(value);
-  }
-  return Object.keys(event).length === 0 ? undefined : event;
-}
 
 /** Milliseconds since `started` (process.hrtime: node:perf_hooks would cost a module load per run). */
 function elapsedMs(started: bigint): number {

@@ -29,7 +29,7 @@ const ODD_PAGE_RETRIES = 1;
 
 /** The page that ended the window by disagreeing with the anchor: later than the anchor, so judged, not re-read. */
 type Disagreed<T> = { page: number; result: PageResult<T> };
-/** `olderThanFirst`: every item the window wrote is older than the first page's newest (which vouches for it). */
+/** `olderThanFirst`: every item the window wrote is older than the first page's newest, which vouches. */
 type WindowRead<T> = {
   trusted: number;
   stop: boolean;
@@ -142,7 +142,7 @@ class Walk<T extends Record<string, unknown>> {
     return new PageWindow(this.requests.group(), plan);
   }
 
-  /** Phase 2: pages 2.. while each agrees with the anchor; the first that disagrees goes to the careful walk. */
+  /** Phase 2: pages 2.. while each agrees with the anchor; one that disagrees goes to the careful walk. */
   async *#pipelined(window: PageWindow<T>): AsyncGenerator<T[], WindowRead<T>> {
     let trusted = 0; // pages from 3 on: read alongside their predecessor, they rest on the anchor holding
     let stop = false;
