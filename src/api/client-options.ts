@@ -248,3 +248,32 @@ function describe(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'function' ? 'a function' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
+
+/**
+ * A cap on the HTTP attempts one client may send (`--max-requests`, `leadctl mcp`'s caps): each attempt,
+ * retries included since the server counts them too, is counted before it is sent; once the cap is
+ * reached the beforeAttempt hook refuses the next, so nothing more is sent.
+ */
+export class RequestBudget {
+  #sent = 0;
+
+  /** `refusal` builds the error that stops the run, in the words of the command that set the cap. */
+  constructor(
+    readonly max: number,
+    private readonly refusal: (max: number) => LeadError,
+  ) {}
+
+  get sent(): number {
+    return this.#sent;
+  }
+
+  get remaining(): number {
+    return this.max - this.#sent;
+  }
+
+  /** The client's beforeAttempt hook: synchronous, so requests running side by side never overspend. */
+  readonly beforeAttempt = (): void => {
+    if (this.#sent >= this.max) throw this.refusal(this.max);
+    this.#sent += 1;
+  };
+}

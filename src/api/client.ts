@@ -1,38 +1,37 @@
 // LeadClient: the thin HTTP layer. One undici Agent (keep-alive pool), the key on every request, a
 // deadline per attempt, every body read to the end, and the retry policy of retry.ts around it all.
 
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
+import { maskApiKey, SecretMask } from '../text/secrets.js';
+import { oneLine } from '../text/terminal-text.js';
 import {
   type CallOptions,
   type ClientHooks,
   checkCallOptions,
   checkClientOptions,
+  type DeprecationEvent,
   type LeadClientOptions,
+  type Logger,
   type ResponseInfo,
   type ResponsePromise,
 } from './client-options.js';
 import { abortErrorFor, LeadError, maskKeyIn, NetworkError, RateLimitedError, UsageError } from './errors.js';
 import {
-  type CallLog,
-  deprecationOf,
-  type Exchanged,
-  elapsedMs,
-  exchange,
-  firstHeader,
-  flatHeaders,
-  type Headers,
-  maskedLog,
-  requestIdOf,
-  type SendTracker,
-} from './exchange.js';
-import { clientErrorFor, mayHaveRun, redirectError } from './http-errors.js';
+  clientErrorFor,
+  mayHaveRun,
+  networkErrorFor,
+  redirectError,
+  unexpectedFailure,
+} from './http-errors.js';
 import { failing, flattenPages, type ListAllOptions, listAllPages } from './paging/index.js';
 import {
+  ACCEPT_ENCODING,
   maxBodyBytesFrom,
   parseHistoryPage,
   parseLeadsPage,
   parseSearchResponse,
   type RawResponse,
+  readBodyCapped,
 } from './parse-response.js';
 import { checkRawRequest } from './raw-request.js';
 import {
@@ -43,7 +42,6 @@ import {
   withRetries,
 } from './retry.js';
 import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from './schemas.js';
-import { oneLine } from './server-message.js';
 import { type Clock, systemClock } from './timestamp.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
@@ -63,6 +61,22 @@ export type { WaitEvent } from './retry.js';
 
 /** Per-call options: `signal`, and overrides of the client's `timeoutMs`, `retries`, `maxWaitMs`. */
 export type RequestOptions = CallOptions;
+
+type Headers = Record<string, string | string[] | undefined>;
+
+interface Exchanged {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** True once undici began writing the request: it may have reached the server. */
+type SendTracker = { written: boolean };
+
+type CallLog = (message: string, details: Record<string, unknown>) => void;
+
+/** The items of each list `paginate()` reads. */
+type ListItem = { leads: Lead; history: HistoryEntry };
 
 interface Call<T> {
   method: string;
@@ -201,30 +215,21 @@ export class LeadClient {
    * paging as `leadctl leads --all`. `since` takes a Date, an ISO date/time or a span like `7d`.
    * Bad options reject on the first `next()`, as every other failure does.
    */
-  paginate(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead>;
-  paginate(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry>;
-  paginate(resource: 'leads' | 'history', options?: ListAllOptions): AsyncIterable<Lead | HistoryEntry>;
-  paginate(resource: 'leads' | 'history', options: ListAllOptions = {}): AsyncIterable<Lead | HistoryEntry> {
+  paginate<R extends keyof ListItem>(resource: R, options: ListAllOptions = {}): AsyncIterable<ListItem[R]> {
     return flattenPages(this.paginatePages(resource, options), options?.signal);
   }
 
   /** The items of paginate(), in batches of up to a page: cheaper when writing many items at once. */
-  paginatePages(resource: 'leads', options?: ListAllOptions): AsyncIterable<Lead[]>;
-  paginatePages(resource: 'history', options?: ListAllOptions): AsyncIterable<HistoryEntry[]>;
-  paginatePages(
-    resource: 'leads' | 'history',
-    options?: ListAllOptions,
-  ): AsyncIterable<(Lead | HistoryEntry)[]>;
-  paginatePages(
-    resource: 'leads' | 'history',
+  paginatePages<R extends keyof ListItem>(
+    resource: R,
     options: ListAllOptions = {},
-  ): AsyncIterable<(Lead | HistoryEntry)[]> {
+  ): AsyncIterable<ListItem[R][]> {
     if (resource !== 'leads' && resource !== 'history') {
       return failing(
         new UsageError(`resource must be 'leads' or 'history' (got ${oneLine(String(resource), 40)})`),
       );
     }
-    return listAllPages(this, resource, options, this.#clock.now());
+    return listAllPages(this, resource, options, this.#clock.now()) as AsyncIterable<ListItem[R][]>;
   }
 
   /**
@@ -309,7 +314,7 @@ export class LeadClient {
   }
 
   async #attempt<T>(call: Call<T>, attempt: number, state: CallState): Promise<AttemptOutcome<T>> {
-    const { method, url, body } = call;
+    const { method, url } = call;
     this.#hooks.beforeAttempt?.({ method, url: url.href, attempt });
     state.attempts = attempt;
     const started = process.hrtime.bigint();
@@ -325,11 +330,7 @@ export class LeadClient {
       });
     let response: Exchanged;
     try {
-      response = await exchange({
-        ...{ method, url, body, headers: state.headers, timeoutMs: state.timeoutMs, tracker },
-        ...{ maxBodyBytes: this.#maxBodyBytes, dispatcher: this.#dispatcher, signal: state.signal },
-        log: this.#log && ((message, details) => this.#log?.(message, { ...details, attempt })),
-      });
+      response = await this.#exchange(call, state, tracker, attempt);
     } catch (failure) {
       report({ error: (failure as LeadError).message });
       if (!(failure instanceof NetworkError)) throw failure;
@@ -349,6 +350,72 @@ export class LeadClient {
     if (status === 429) return { kind: 'rate-limited', response: raw, retryAfterHeader };
     if (status >= 500) return { kind: 'server-error', response: raw, retryAfterHeader };
     throw clientErrorFor(raw, url);
+  }
+
+  /**
+   * One HTTP exchange: the body read to its end under the cap, all under the deadline. Rejects with a
+   * LeadError: abortErrorFor(the caller's reason), a NetworkError (the deadline's is a timeout), a
+   * ProtocolError for a peer that does not speak HTTP, or unexpectedFailure().
+   */
+  async #exchange(
+    call: Call<unknown>,
+    state: CallState,
+    tracker: SendTracker | undefined,
+    attempt: number,
+  ): Promise<Exchanged> {
+    const { method, url } = call;
+    const { signal, timeoutMs } = state;
+    const log =
+      this.#log && ((message: string, details: object) => this.#log?.(message, { ...details, attempt }));
+    const line = `${method} ${url.href}`;
+    log?.(line, { method, url: url.href, headers: state.headers, body: call.body });
+    const started = process.hrtime.bigint();
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('deadline'));
+    }, timeoutMs);
+    try {
+      const res = await request(url, {
+        dispatcher: tracker ? tracking(this.#dispatcher, tracker) : this.#dispatcher,
+        method: method as Dispatcher.HttpMethod,
+        headers: { ...state.headers, 'accept-encoding': ACCEPT_ENCODING },
+        ...(call.body === undefined ? {} : { body: call.body }),
+        signal: controller.signal,
+        // undici's own timeouts are a backstop; the deadline above is the real one.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      // Read every body, errors included, or the connection is not returned to the pool.
+      const text = await readBodyCapped(res, this.#maxBodyBytes);
+      const { statusCode: status, headers } = res;
+      const ms = elapsedMs(started);
+      const details = {
+        status,
+        ms,
+        requestId: requestIdOf(headers),
+        headers: flatHeaders(headers),
+        body: text,
+      };
+      log?.(`${line} answered ${status} in ${ms} ms`, details);
+      return { status, headers, text };
+    } catch (error) {
+      const failure =
+        (signal?.aborted
+          ? abortErrorFor(signal.reason ?? error)
+          : error instanceof LeadError
+            ? error
+            : networkErrorFor(timedOut ? { code: 'ETIMEDOUT' } : error, url, timeoutMs)) ??
+        unexpectedFailure(error, url);
+      log?.(`${line} failed: ${failure.message}`, { ms: elapsedMs(started) });
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+    }
   }
 
   /**
@@ -374,10 +441,15 @@ export class LeadClient {
     return error;
   }
 
+  /** The deprecation headers of the first answer with any, all together (the notice and sunset matter). */
   #noticeDeprecation(headers: Headers): void {
     if (this.#deprecationReported || !this.#hooks.onDeprecation) return;
-    const event = deprecationOf(headers);
-    if (event === undefined) return;
+    const event: DeprecationEvent = {};
+    for (const [field, header] of Object.entries(DEPRECATION_HEADERS)) {
+      const value = firstHeader(headers, header);
+      if (value !== undefined && value.trim() !== '') event[field as keyof DeprecationEvent] = oneLine(value);
+    }
+    if (Object.keys(event).length === 0) return;
     this.#deprecationReported = true;
     this.#hooks.onDeprecation(event);
   }
@@ -393,4 +465,74 @@ function lowerCaseNames(headers: Record<string, string> | undefined): Record<str
   return Object.fromEntries(
     Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
+}
+
+/** The caller's logger behind a mask: the key is hidden in every text, the Authorization header too. */
+function maskedLog(logger: Logger, apiKey: string): CallLog {
+  const secrets = new SecretMask();
+  secrets.remember(apiKey);
+  const authorization = `Bearer ${apiKey}`;
+  const mask = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? secrets.mask(value === authorization ? `Bearer ${maskApiKey(apiKey)}` : value)
+      : value && typeof value === 'object' && !(value instanceof Date)
+        ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, mask(inner)]))
+        : value;
+  return (message, details) => logger.debug(secrets.mask(message), mask(details) as Record<string, unknown>);
+}
+
+// undici calls a handler's onRequestStart (onConnect in its older API) right before it writes the
+// request on a connected socket (client-h1.js writeH1). A failure before that (refused, DNS, TLS
+// handshake, connect timeout, a keep-alive socket found closed, which undici itself re-queues) proves
+// the server never saw the request; after it, a reset or a timeout leaves it unknown.
+function tracking(dispatcher: Dispatcher, tracker: SendTracker): Dispatcher {
+  return dispatcher.compose(
+    (dispatch) => (options, handler) =>
+      dispatch(options, {
+        onRequestStart(controller, context) {
+          tracker.written = true;
+          handler.onRequestStart?.(controller, context);
+        },
+        onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+        onResponseStart: (...args) => handler.onResponseStart?.(...args),
+        onResponseData: (...args) => handler.onResponseData?.(...args),
+        onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+        onResponseError: (...args) => handler.onResponseError?.(...args),
+      }),
+  );
+}
+
+function firstHeader(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function flatHeaders(headers: Headers): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Where servers put a request's id: the de facto X-Request-Id, Stripe's, AWS's, others', Cloudflare's. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id', 'cf-ray'];
+
+function requestIdOf(headers: Headers | undefined): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers && firstHeader(headers, name);
+    if (value?.trim()) return oneLine(value, 200);
+  }
+  return undefined;
+}
+
+const DEPRECATION_HEADERS = {
+  deprecation: 'deprecation',
+  sunset: 'sunset',
+  notice: 'x-api-deprecation-notice',
+} as const;
+
+/** Milliseconds since `started` (process.hrtime: node:perf_hooks would cost a module load per run). */
+function elapsedMs(started: bigint): number {
+  return Math.round(Number(process.hrtime.bigint() - started) / 1e6);
 }

@@ -103,11 +103,6 @@ export class LeadError extends Error {
     this.code = options.code ?? defaultCode(this.exitCode);
     this.hint = options.hint;
     this.cliHint = options.cliHint;
-    this.url = undefined;
-    this.attempts = undefined;
-    this.headers = undefined;
-    this.retryAfterMs = undefined;
-    this.requestId = undefined;
   }
 }
 

@@ -1,8 +1,7 @@
 // A JSON parser that keeps what JSON.parse would change: number tokens a JS number would print
 // differently become ExactNumber, and an object whose keys include array indices records the order
-// the keys came in (KEY_ORDER). Otherwise it gives what JSON.parse gives, own "__proto__" keys included.
-// The slow path: parseJsonLossless below takes it only for bodies that need it. Nesting is bounded, so
-// a hostile body cannot exhaust the stack.
+// the keys came in (KEY_ORDER). The slow path of parseJsonLossless below. Nesting is bounded, so a
+// hostile body cannot exhaust the stack.
 import { type ExactNumber, KEY_ORDER, numberFromToken } from './exact-number.js';
 
 export class JsonTooDeepError extends Error {
@@ -155,10 +154,6 @@ class ExactJsonParser {
   }
 }
 
-// Reading a response body as JSON without changing it: numbers keep their digits and objects their
-// key order (exact-json-parser.ts), at JSON.parse's speed in the common case. One regex over the body
-// tells whether JSON.parse could change anything; only then does the slow parser run.
-
 /** Far beyond any real API body (leads nest 3 deep), far below what would exhaust the stack. */
 export const MAX_JSON_DEPTH = 1000;
 
@@ -171,7 +166,10 @@ export const MAX_JSON_DEPTH = 1000;
 const JSON_PARSE_COULD_CHANGE =
   /[:,[]\s*(?:-?(?:\d[\d.]*[eE]|\d[\d.]{15}|0\.0{5}|\d+\.\d*0\s*[,}\]])|-0\s*[,}\]])|"(?:0|[1-9]\d*)"\s*:/;
 
-/** The body's value, exactly as sent; SyntaxError when it is not JSON, JsonTooDeepError when too deep. */
+/**
+ * The body's value, exactly as sent, at JSON.parse's speed unless the regex above says it could change
+ * something; SyntaxError when it is not JSON, JsonTooDeepError when too deep.
+ */
 export function parseJsonLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (JSON_PARSE_COULD_CHANGE.test(text)) return parseExactJson(text, maxDepth);
   // JSON.parse itself copes with any depth, but whatever walks the value afterwards recursively
@@ -203,39 +201,39 @@ function assertDepthAtMost(value: unknown, maxDepth: number, depth: number): voi
 
 // The items of a list answer as the exact text the server sent, so that `leadctl api --paginate` can
 // merge pages without re-serialising anything (64-bit ids, `4.50`, key order and escapes all kept).
-// Runs on text JSON.parse has already accepted, so it only has to find boundaries, not validate.
+// Runs on text JSON.parse has already accepted, so it only has to find boundaries, not validate; it
+// keeps no stack, so any nesting is read.
 /** The elements of the array at `key` of the top-level object (or of a top-level array when key is ''). */
 export function arrayItemTexts(text: string, key: string): string[] {
-  let i = skipSpace(text, 0);
-  if (key === '') return elements(text, i);
-  i = skipSpace(text, i + 1); // past `{`
-  while (text[i] !== '}') {
-    const keyEnd = skipString(text, i);
-    const name = JSON.parse(text.slice(i, keyEnd)) as string;
-    i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past `:`
-    if (name === key) return elements(text, i);
-    i = skipSpace(text, skipValue(text, i));
-    if (text[i] === ',') i = skipSpace(text, i + 1);
-  }
-  return [];
-}
-
-function elements(text: string, start: number): string[] {
   const items: string[] = [];
-  let i = skipSpace(text, start + 1); // past `[`
-  while (text[i] !== ']') {
-    const end = skipValue(text, i);
-    items.push(text.slice(i, end));
-    i = skipSpace(text, end);
-    if (text[i] === ',') i = skipSpace(text, i + 1);
+  let depth = 0;
+  let listDepth = key === '' ? 1 : -1; // the depth inside the list, once found
+  let name = ''; // the last string at the top level: the key of the value that follows
+  let start = -1; // where the item being read began
+  let end = -1; // just past its last character that is not space
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === ' ' || char === '\n' || char === '\r' || char === '\t') continue;
+    if (depth === listDepth && (char === ',' || char === ']')) {
+      if (start >= 0) items.push(text.slice(start, end));
+      if (char === ']') return items;
+      start = -1;
+      continue;
+    }
+    if (depth === listDepth && start < 0) start = i;
+    if (char === '"') {
+      const from = i;
+      i = skipString(text, i) - 1;
+      if (depth === 1 && listDepth < 0) name = text.slice(from, i + 1);
+    } else if (char === '{' || char === '[') {
+      depth++;
+      if (char === '[' && depth === 2 && listDepth < 0 && JSON.parse(name) === key) listDepth = 2;
+    } else if (char === '}' || char === ']') {
+      depth--;
+    }
+    end = i + 1;
   }
   return items;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t'))
-    i++;
-  return i;
 }
 
 function skipString(text: string, i: number): number {
@@ -243,29 +241,5 @@ function skipString(text: string, i: number): number {
     if (text[i] === '\\') i++;
     else if (text[i] === '"') return i + 1;
   }
-  return i;
-}
-
-function skipValue(text: string, i: number): number {
-  const first = text[i];
-  if (first === '"') return skipString(text, i);
-  if (first === '{' || first === '[') {
-    let depth = 0;
-    while (i < text.length) {
-      const char = text[i];
-      if (char === '"') {
-        i = skipString(text, i);
-        continue;
-      }
-      if (char === '{' || char === '[') depth++;
-      else if (char === '}' || char === ']') {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
-    }
-    return i;
-  }
-  while (i < text.length && !',}] \n\r\t'.includes(text[i] as string)) i++;
   return i;
 }

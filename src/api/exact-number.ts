@@ -1,13 +1,8 @@
 // JSON numbers that a JS number cannot hold, and what the CLI needs to write values back as they came.
-//
-// Two readings of one body (docs/library.md, "Numbers"):
-// - as sent (what the CLI writes): every number token a JS number would print differently is an
-//   ExactNumber (`4.50`, `1e3`, `-0`, a 64-bit id), and an object whose keys a JS object would sort
-//   records their order (KEY_ORDER). Renderers write `digits` exactly.
-// - typed (what a library user gets, typed-items.ts): plain numbers wherever a JS number holds the
-//   value (`4.50` is 4.5); ExactNumber only for what it cannot hold (a 64-bit id, digits beyond double
-//   precision). An item whose typed reading differs keeps the as-sent one under AS_SENT, a
-//   non-enumerable symbol: Object.keys, JSON.stringify, spread copies and test matchers never see it.
+// As sent (the CLI's reading): a number token a JS number would print differently is an ExactNumber, and
+// an object whose keys a JS object would sort records their order (KEY_ORDER). Typed (a library user's,
+// docs/library.md "Values and types"): ExactNumber only where a JS number cannot hold the value; an item
+// whose typed reading differs keeps the as-sent one under AS_SENT, which Object.keys never sees.
 
 /** A JSON number as the server wrote it, for values a JS number cannot hold exactly. */
 export class ExactNumber {
@@ -57,9 +52,8 @@ export class ExactNumber {
 const MAX_BIGINT_EXPONENT = 10_000;
 
 /**
- * On an object parsed from JSON whose keys include array indices ("0", "7"): its keys in the order the
- * server sent them, since a JS object lists such keys first. A symbol, so Object.keys, for-in and
- * JSON.stringify never see it; enumerable, so a spread copy keeps it. Only on as-sent values.
+ * On an as-sent object whose keys include array indices ("0", "7"), which a JS object lists first: its
+ * keys in the server's order. A symbol, so JSON.stringify never sees it; enumerable, so a spread keeps it.
  * @internal
  */
 export const KEY_ORDER: unique symbol = Symbol('leadctl.keyOrder');
@@ -70,11 +64,7 @@ export const KEY_ORDER: unique symbol = Symbol('leadctl.keyOrder');
  */
 export const AS_SENT: unique symbol = Symbol('leadctl.asSent');
 
-/**
- * The item as the server sent it (numbers with their digits, unknown fields in their order): what the
- * CLI writes. An item that came through the typed reading unchanged is its own as-sent form.
- * @internal
- */
+/** The item as the server sent it, what the CLI writes: an unchanged typed item is its own. @internal */
 export function asSent<T extends object>(item: T): T {
   const sent = (item as { [AS_SENT]?: T })[AS_SENT];
   return sent ?? item;

@@ -1,6 +1,7 @@
 // From an HTTP answer that is not a success to the typed error the user sees. Messages put our words
 // first and the server's after a colon: `server refused the request (422): location is required`.
 
+import { oneLine } from '../text/terminal-text.js';
 import {
   AuthError,
   ExitCode,
@@ -15,14 +16,7 @@ import {
   ServerError,
   ValidationError,
 } from './errors.js';
-import { extractServerMessage, oneLine } from './server-message.js';
-
-/** What the client read off a response that was not a success. */
-export interface FailedResponse {
-  status: number;
-  body: string;
-  contentType?: string | undefined;
-}
+import type { RawResponse } from './parse-response.js';
 
 function withServerMessage(summary: string, serverMessage: string | undefined): string {
   return serverMessage ? `${summary}: ${serverMessage}` : summary;
@@ -32,7 +26,7 @@ function withServerMessage(summary: string, serverMessage: string | undefined): 
 const API_PATH = /\/(leads|history|search)\/?$/;
 
 /** 4xx answers other than 429: never retried. */
-export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
+export function clientErrorFor(response: RawResponse, url: URL): HttpError {
   const { status } = response;
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status, serverMessage };
@@ -73,7 +67,7 @@ export function clientErrorFor(response: FailedResponse, url: URL): HttpError {
 }
 
 /** A 5xx that was not retried (501, 505, ...) or whose retries ran out. */
-export function serverErrorFor(response: FailedResponse, attempts: number, note?: string): ServerError {
+export function serverErrorFor(response: RawResponse, attempts: number, note?: string): ServerError {
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const summary = `server error (${response.status})${tries}`;
@@ -257,4 +251,121 @@ export function unexpectedFailure(error: unknown, url: URL): LeadError {
     exitCode: ExitCode.internal,
     cause: error,
   });
+}
+
+// The server's own words from an error body, whatever shape it chose: the spec does not fix one, so
+// this reads the common ones (plain `message`, `error`, FastAPI's `detail` list, `errors` arrays,
+// RFC 9457 problem details, Rails-style field maps) and falls back to the first line of plain text.
+// Server text is untrusted and ends up on a terminal: it goes through the one sanitizer, oneLine.
+export function extractServerMessage(body: string, contentType?: string): string | undefined {
+  const text = body.trim();
+  if (text === '') return undefined;
+  const json = parseJsonBody(text, contentType);
+  if (json !== undefined) {
+    const found = messageFrom(json, 0);
+    return found === undefined ? undefined : oneLine(found);
+  }
+  if (/html/i.test(contentType ?? '') || /^<(!doctype|html|\?xml)/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(text);
+    return title?.[1]?.trim() ? oneLine(decodeBasicEntities(title[1])) : undefined;
+  }
+  const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== '');
+  return firstLine === undefined ? undefined : oneLine(firstLine);
+}
+
+/** The body's JSON value, when it says or looks like JSON and is; else undefined. */
+export function parseJsonBody(body: string, contentType?: string): unknown {
+  const text = body.replace(/^[ \t\n\r]+/, '');
+  if (!/json/i.test(contentType ?? '') && !/^[[{"]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return undefined;
+}
+
+// Depth-limited: a hostile body could nest deeply.
+function messageFrom(value: unknown, depth: number): string | undefined {
+  if (depth > 4) return undefined;
+  const direct = nonEmpty(value);
+  if (direct !== undefined) return direct;
+  if (Array.isArray(value)) return listMessage(value, depth);
+  if (!isPlainObject(value)) return undefined;
+  // `message` beats `error` because `error` is often a code ("rate_limited") beside a sentence.
+  for (const key of [
+    'message',
+    'detail',
+    'error',
+    'errors',
+    'title',
+    'msg',
+    'error_description',
+    'description',
+  ]) {
+    const inner = value[key];
+    if (inner === undefined || inner === null) continue;
+    if (key === 'errors' && isPlainObject(inner)) {
+      const fields = fieldMapMessage(inner);
+      if (fields !== undefined) return fields;
+      continue;
+    }
+    const found = messageFrom(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** `[{loc: ['body','location'], msg: 'field required'}, 'x']` -> "location: field required; x". */
+function listMessage(items: unknown[], depth: number): string | undefined {
+  const parts: string[] = [];
+  for (const item of items.slice(0, 10)) {
+    if (isPlainObject(item)) {
+      const text = nonEmpty(item.msg) ?? nonEmpty(item.message) ?? messageFrom(item, depth + 1);
+      if (text === undefined) continue;
+      const where = fieldName(item.loc ?? item.field ?? item.path ?? item.param);
+      parts.push(where ? `${where}: ${text}` : text);
+    } else {
+      const text = messageFrom(item, depth + 1);
+      if (text !== undefined) parts.push(text);
+    }
+  }
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+// FastAPI's loc starts with where the value came from ("body", "query"); the user knows fields only.
+const LOCATION_WORDS = new Set(['body', 'query', 'path', 'header', 'cookie']);
+
+function fieldName(loc: unknown): string | undefined {
+  if (typeof loc === 'string') return loc;
+  if (!Array.isArray(loc)) return undefined;
+  const names = loc.map(String);
+  if (names.length > 1 && LOCATION_WORDS.has(names[0] ?? '')) names.shift();
+  return names.length > 0 ? names.join('.') : undefined;
+}
+
+/** Rails-style `{errors: {location: ['is required']}}`. */
+function fieldMapMessage(map: Record<string, unknown>): string | undefined {
+  const parts = Object.entries(map).flatMap(([field, messages]) => {
+    const list = Array.isArray(messages) ? messages : [messages];
+    return list.filter((m): m is string => typeof m === 'string').map((m) => `${field}: ${m}`);
+  });
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+function decodeBasicEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }

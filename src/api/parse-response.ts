@@ -1,13 +1,17 @@
 // From a 2xx body to the client's results, through the schemas of schemas.ts. The as-sent items keep
 // what the server sent (key order, unknown and odd keys, number digits): a schema's reading of the known
 // fields is written back into the item the body gave, rather than the item replaced by the schema's
-// copy. The client hands out their typed reading (typed-items.ts), which keeps them for the CLI.
+// copy. The client hands out their typed reading (typedItem below), which keeps the as-sent item
+// reachable through asSent() when the two differ.
 
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
+import { oneLine } from '../text/terminal-text.js';
 import { hints, ProtocolError, UsageError } from './errors.js';
 import { JsonTooDeepError, parseJsonLossless } from './exact-json-parser.js';
+import { AS_SENT, ExactNumber, KEY_ORDER, numberHoldsToken } from './exact-number.js';
 import {
+  type FieldKind,
   fieldKinds,
   fieldsThatRead,
   type HistoryEntry,
@@ -25,8 +29,6 @@ import {
   SearchResultSchema,
   WireMetaSchema,
 } from './schemas.js';
-import { oneLine } from './server-message.js';
-import { type TypedFields, typedFields, typedItem } from './typed-items.js';
 
 /** What the client asked for: fills meta.page/limit when the server leaves them out. */
 export interface PageRequest {
@@ -34,9 +36,9 @@ export interface PageRequest {
   limit?: number | undefined;
 }
 
-/** A 2xx answer as read off the wire (what `LeadClient.request()` gives). */
+/** An answer as read off the wire: what `LeadClient.request()` gives for a 2xx. */
 export interface RawResponse {
-  /** The HTTP status, 200-299. */
+  /** The HTTP status (200-299 from `request()`). */
   status: number;
   /** The whole body as text, undecoded. */
   body: string;
@@ -154,7 +156,9 @@ interface ItemReader {
 
 const readerOf = (resource: z.ZodMiniObject): ItemReader => {
   const schema = fieldsThatRead(resource);
-  return { schema, fields: Object.keys(schema.shape), typed: typedFields(fieldKinds(resource)) };
+  const kinds = fieldKinds(resource);
+  const typed = { names: [...kinds.keys()], kinds: [...kinds.values()], known: new Set(kinds.keys()) };
+  return { schema, fields: Object.keys(schema.shape), typed };
 };
 const LEAD_READER = readerOf(LeadSchema);
 const HISTORY_READER = readerOf(HistoryEntrySchema);
@@ -198,16 +202,120 @@ function malformedItem(response: RawResponse, what: string): ProtocolError {
 }
 
 /** The first 200 characters of a body, on one line, control characters made visible. */
-export function quoteBody(body: string): string {
+function quoteBody(body: string): string {
   return body.trim() === '' ? '(an empty body)' : `"${oneLine(body, 200)}"`;
 }
 
-// Reading a response body with a ceiling: a body larger than the cap (or one that never ends) fails
-// once the cap is reached, with at most the cap held in memory, instead of growing without bound.
-// A gzip or br body is decompressed with the same cap on what it unpacks to: a small bomb is refused
-// as surely as a large body.
+// The typed reading of an item: what a library user gets (schemas.ts has its types).
+/** A resource's known fields and their kinds, laid out for typedItem's loop. */
+interface TypedFields {
+  names: string[];
+  kinds: FieldKind[];
+  known: ReadonlySet<string>;
+}
+
+/** `sent` read as its typed resource: known fields per their kind, every other value made plain. */
+function typedItem(sent: Record<string, unknown>, fields: TypedFields): Record<string, unknown> {
+  // Runs for every item a list hands out: plain loops, no copies unless something differs.
+  let typed: Record<string, unknown> | undefined = KEY_ORDER in sent ? copyOf(sent) : undefined;
+  const { names, kinds, known } = fields;
+  for (let index = 0; index < names.length; index++) {
+    const field = names[index] as string;
+    const kind = kinds[index] as FieldKind;
+    const value = sent[field];
+    if (kind === 'text' && typeof value === 'string') continue;
+    const present = value !== undefined || Object.hasOwn(sent, field);
+    const read = readField(kind, value);
+    if (!present || read !== value) {
+      typed ??= copyOf(sent);
+      setOwn(typed, field, read);
+    }
+  }
+  const keys = Object.keys(sent);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const value = sent[key];
+    if (typeof value !== 'object' || value === null || known.has(key)) continue;
+    const plain = plainValue(value);
+    if (plain !== value) {
+      typed ??= copyOf(sent);
+      setOwn(typed, key, plain);
+    }
+  }
+  if (typed === undefined) return sent;
+  Object.defineProperty(typed, AS_SENT, { value: sent, enumerable: false });
+  return typed;
+}
+
+function readField(kind: FieldKind, value: unknown): unknown {
+  switch (kind) {
+    case 'id':
+      // Missing reads as null, as every known field does (only paging refuses an item without one).
+      return value === undefined ? null : plainValue(value);
+    case 'number': {
+      // Already read by the schema: a JS number, an ExactNumber or null.
+      const number = value instanceof ExactNumber ? value.toNumber() : value;
+      return typeof number === 'number' && Number.isFinite(number) ? number : null;
+    }
+    case 'text':
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      if (value instanceof ExactNumber) return value.digits;
+      return null;
+  }
+}
+
+/**
+ * A JSON value with every number a JS number holds as that number (ExactNumber kept only for what it
+ * cannot hold) and recorded key orders dropped; the value itself when nothing changes.
+ */
+function plainValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof ExactNumber) return numberHoldsToken(value.digits) ? value.toNumber() : value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const element = value[index];
+      const plain = plainValue(element);
+      if (plain !== element) {
+        copy ??= value.slice();
+        copy[index] = plain;
+      }
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined = KEY_ORDER in record ? copyOf(record) : undefined;
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    const plain = plainValue(field);
+    if (plain !== field) {
+      copy ??= copyOf(record);
+      setOwn(copy, key, plain);
+    }
+  }
+  return copy ?? value;
+}
+
+/** The object's own string keys and values (no symbols, so no recorded key order). */
+function copyOf(record: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) setOwn(copy, key, record[key]);
+  return copy;
+}
+
+/** Assignment, except that "__proto__" becomes an own key as in JSON.parse, not the prototype. */
+function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    record[key] = value;
+  }
+}
+
+// Reading a response body with a ceiling, on the bytes received and on what gzip or br unpacks to.
 /** A page of 100 leads is about 30 KB: this leaves room for any real page and stops a runaway body. */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** What the client asks for; both are in every Node this runs on. */
 export const ACCEPT_ENCODING = 'gzip, br';

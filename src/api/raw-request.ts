@@ -1,9 +1,11 @@
 // `leadctl api`: where a raw path goes (always under the API root, so the key never leaves it), and
 // --paginate over any page-numbered list, yielding each page's items as the text the server sent.
+
+import { oneLine } from '../text/terminal-text.js';
 import type { LeadClient } from './client.js';
 import { ProtocolError, UsageError } from './errors.js';
 import { arrayItemTexts } from './exact-json-parser.js';
-import { isPlainObject, oneLine } from './server-message.js';
+import { isPlainObject } from './http-errors.js';
 import { redactUrl } from './url.js';
 
 /** `leads?limit=5`, `/leads`, `api/v1/leads` all name `{root}leads`; full URLs and `..` are refused. */

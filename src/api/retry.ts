@@ -4,10 +4,11 @@
 // Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
 // rate limit that resets within --max-wait is worth waiting for more than three times.
 
-import { hints, NetworkError, RateLimitedError } from './errors.js';
-import { type FailedResponse, rateLimitHints, serverErrorFor } from './http-errors.js';
+import { oneLine } from '../text/terminal-text.js';
+import { type Hints, hints, NetworkError, RateLimitedError } from './errors.js';
+import { extractServerMessage, parseJsonBody, rateLimitHints, serverErrorFor } from './http-errors.js';
+import type { RawResponse } from './parse-response.js';
 import { RateLimitBodySchema, RetryAfterHolderSchema } from './schemas.js';
-import { extractServerMessage, oneLine } from './server-message.js';
 import type { Clock } from './timestamp.js';
 
 export type WaitReason = 'rate-limited' | 'server-error' | 'network';
@@ -29,8 +30,8 @@ export interface WaitEvent {
 
 export type AttemptOutcome<T> =
   | { kind: 'success'; value: T }
-  | { kind: 'rate-limited'; response: FailedResponse; retryAfterHeader?: string | undefined }
-  | { kind: 'server-error'; response: FailedResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'rate-limited'; response: RawResponse; retryAfterHeader?: string | undefined }
+  | { kind: 'server-error'; response: RawResponse; retryAfterHeader?: string | undefined }
   | { kind: 'network'; error: NetworkError; final?: boolean };
 
 export type FailedOutcome = Exclude<AttemptOutcome<unknown>, { kind: 'success' }>;
@@ -118,21 +119,23 @@ function decideRateLimited(
   const serverMessage = extractServerMessage(response.body, response.contentType);
   const info = { status: response.status, serverMessage };
   const head = `rate limit reached${serverMessage ? ` (${serverMessage})` : ''}`;
-  const fromBody = parseRetryAfterValue(findRetryAfter(parseJsonQuietly(response.body)), nowMs);
+  const limited = (message: string, facts: Hints & { resetAt?: Date | undefined; rawRetryAfter?: string }) =>
+    new RateLimitedError(message, { ...info, ...facts });
+  const fromBody = parseRetryAfterValue(
+    findRetryAfter(parseJsonBody(response.body, response.contentType)),
+    nowMs,
+  );
   if (fromBody?.kind === 'unreadable') {
-    const error = new RateLimitedError(`${head}; the server says retry after "${fromBody.raw}"`, {
-      ...info,
-      rawRetryAfter: fromBody.raw,
-      ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
-    });
-    return { retry: false, error };
+    const said = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
+    const message = `${head}; the server says retry after "${fromBody.raw}"`;
+    return { retry: false, error: limited(message, { rawRetryAfter: fromBody.raw, ...said }) };
   }
   const at = fromBody?.at ?? parseRetryAfterHeader(outcome.retryAfterHeader, nowMs);
   const resetAt = at === undefined ? undefined : new Date(at);
   if (resetAt === undefined && policy.maxWaitMs <= 0) {
     const message = `${head}; the server did not say when to retry, and waiting is off (a longest wait of 0)`;
     const said = hints((o) => `to wait out such limits, raise ${o.maxWait} above 0`);
-    return { retry: false, error: new RateLimitedError(message, { ...info, ...said }) };
+    return { retry: false, error: limited(message, said) };
   }
   // Never less than the normal backoff (a reset already past would otherwise be retried at once, over
   // and over), and without a time from the server never beyond --max-wait.
@@ -141,23 +144,17 @@ function decideRateLimited(
   const when = resetAt ? `the server allows more requests ${describeReset(resetAt, nowMs)}` : '';
   if (policy.onRateLimit) {
     const message = `${head}: onRateLimit chose not to wait${when && `; ${when}`}`;
-    const declined = new RateLimitedError(message, { ...info, resetAt, hint: 'try again later' });
+    const declined = limited(message, { resetAt, hint: 'try again later' });
     return { retry: true, waitMs, reason: 'rate-limited', declined };
   }
   if (waitMs > policy.maxWaitMs && resetAt) {
     const said = rateLimitHints(resetAt, policy.maxWaitMs, nowMs);
-    return { retry: false, error: new RateLimitedError(`${head}: ${when}`, { ...info, resetAt, ...said }) };
+    return { retry: false, error: limited(`${head}: ${when}`, { resetAt, ...said }) };
   }
   if (counts.rateLimitWaits >= policy.rateLimitWaits) {
     const message = `${head}: still limited after ${counts.rateLimitWaits} waits${when && `; ${when}`}`;
-    return {
-      retry: false,
-      error: new RateLimitedError(message, {
-        ...info,
-        resetAt,
-        ...rateLimitHints(undefined, policy.maxWaitMs, nowMs),
-      }),
-    };
+    const said = rateLimitHints(undefined, policy.maxWaitMs, nowMs);
+    return { retry: false, error: limited(message, { resetAt, ...said }) };
   }
   return { retry: true, waitMs, reason: 'rate-limited' };
 }
@@ -174,14 +171,6 @@ export const NETWORK_FAILURES: Record<string, string> = {
 function describeFailure(outcome: FailedOutcome): string {
   if (outcome.kind !== 'network') return `HTTP ${outcome.response.status}`;
   return NETWORK_FAILURES[outcome.error.kind] ?? 'network error';
-}
-
-function parseJsonQuietly(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
 }
 
 function afterAttempts(error: NetworkError, attempts: number): NetworkError {
@@ -236,8 +225,6 @@ export async function withRetries<T>(
   }
 }
 
-// How long to wait before the next attempt: the 429 body's retryAfter in any position and unit, a
-// Retry-After header, or backoff with full jitter; and how to say when a limit resets.
 /** The last moment a Date can hold (±8.64e15 ms): a time beyond it is no time at all. */
 const LAST_DATE_MS = 8.64e15;
 

@@ -1,12 +1,7 @@
 // The API's resources, envelopes and error bodies as zod schemas: the one list of each resource's
 // fields (in the spec's order: the default csv/tsv columns), and the types a library user writes against.
-//
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
-// list itself is required; an identity (`id`, `place_id`) must be a string or number when present
-// (missing or null is read as sent: only the runs that need ids to be exact refuse it). Each item is
-// read twice over (typed-items.ts): as sent, for the CLI (numbers with their digits, fields in their
-// order, unknown fields kept; a known numeric field that holds a numeric string becomes that number,
-// anything else but a number null), and typed, for the library (each known field of the type below).
+// list itself is required.
 
 import * as z from 'zod/mini';
 import { ExactNumber, numberFromToken } from './exact-number.js';
@@ -110,7 +105,7 @@ export function fieldsThatRead(resource: z.ZodMiniObject): z.ZodMiniObject {
   return z.object(Object.fromEntries(reading));
 }
 
-/** How the typed reading (typed-items.ts) treats each known field of a resource. */
+/** How the typed reading (parse-response.ts) treats each known field of a resource. */
 export type FieldKind = 'id' | 'text' | 'number';
 
 /** Each known field of a resource and its kind, in the spec's order. */
@@ -122,10 +117,8 @@ export function fieldKinds(resource: z.ZodMiniObject): ReadonlyMap<string, Field
   return kinds;
 }
 
-// The types of the typed reading. Written out (not z.infer'd from the lenient schemas above, which
-// accept anything) so that each field has its hover doc; KnownFieldsOf below checks that they name
-// exactly the schema's fields. A field the server left out, or sent with a JSON type the spec does not
-// give it, reads as null (a number or boolean in a text field as its text); the CLI prints what was sent.
+// The types of the typed reading, written out (the lenient schemas above accept anything) so that each
+// field has its hover doc; KnownFieldsOf below checks that they name exactly the schema's fields.
 
 /** A saved lead (element of `leads`). Fields the spec does not name are kept as sent (JsonValue). */
 export interface Lead {

@@ -6,8 +6,8 @@
 // Nothing here lets the API key or a raw control character through.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asSent, ExactNumber } from '../api/exact-number.js';
-import { oneLine } from '../api/server-message.js';
 import { SecretMask } from '../text/secrets.js';
+import { oneLine } from '../text/terminal-text.js';
 import { describeFailure, type FailureContext } from './failure-text.js';
 
 export type ToolResult = CallToolResult;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractServerMessage } from '../../src/api/server-message.js';
+import { extractServerMessage } from '../../src/api/http-errors.js';
 
 const body = (value: unknown) => JSON.stringify(value);
 

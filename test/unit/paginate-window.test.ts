@@ -1,8 +1,8 @@
-// The pipelined window's own checks (src/api/paging/window.ts): what it sends once dropped, and the
+// The pipelined window's own checks (src/api/paging/requests.ts): what it sends once dropped, and the
 // misuse it refuses. The walk's boundaries are in paginate-boundaries.test.ts.
 import { describe, expect, it } from 'vitest';
 import { paginate } from '../../src/api/paging/index.js';
-import { PageWindow } from '../../src/api/paging/window.js';
+import { PageWindow } from '../../src/api/paging/requests.js';
 import { collect, FakeList, FakeServer, flush } from './paginate-fake-server.js';
 
 const range = (from: number, to: number) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timestampMs } from '../../src/api/timestamp.js';
 
-/** What paging used before the fast path: Date, NaN read as "no time". */
+/** Date's reading, NaN read as "no time". */
 function viaDate(value: unknown): number | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const ms = new Date(value).getTime();
@@ -44,24 +44,5 @@ describe('timestampMs', () => {
       {},
     ];
     for (const sample of samples) expect(timestampMs(sample), String(sample)).toBe(viaDate(sample));
-  });
-
-  it('agrees with Date on thousands of random times and near-misses', () => {
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const pad = (n: number, width: number) => String(n).padStart(width, '0');
-    for (let index = 0; index < 5000; index++) {
-      const text = `${pad(Math.floor(random() * 3000), 4)}-${pad(Math.floor(random() * 14), 2)}-${pad(
-        Math.floor(random() * 33),
-        2,
-      )}T${pad(Math.floor(random() * 26), 2)}:${pad(Math.floor(random() * 61), 2)}:${pad(
-        Math.floor(random() * 61),
-        2,
-      )}${random() < 0.5 ? '' : `.${pad(Math.floor(random() * 1e6), 1 + Math.floor(random() * 6))}`}Z`;
-      expect(timestampMs(text), text).toBe(viaDate(text));
-    }
   });
 });

@@ -1,7 +1,6 @@
-// Reads of the head of the list (page 1, as large as the API gives): the one kind of read that sees
-// where the anchor's first page now stands. Items saved during the run stand in front of every older
-// item, so a head read is what proves an item new; it also tells how many of the anchor's items were
-// deleted, which is what certifies the pipelined window (positions.ts).
+// Reads of the head of the list (page 1, as large as the API gives): items saved during the run stand
+// in front of every older item, so only a head read proves an item new, and it counts the anchor's
+// items deleted, which certifies the pipelined window (positions.ts).
 import { deletedSinceAnchor, windowCertified } from './positions.js';
 import type { Ledger } from './reconcile.js';
 import type { Requests } from './requests.js';
@@ -79,10 +78,7 @@ export class HeadReads<T> {
     return all ? { saved, total, all, noneWritten } : { saved, total, noneWritten };
   }
 
-  /**
-   * Certifies the pages read alongside each other: where the anchor's first page now starts (how
-   * many items were saved since) gives how many of the anchor's items were deleted.
-   */
+  /** Certifies the pipelined window by how many of the anchor's items were deleted. */
   async certify(pageSize: number): Promise<{ certified: boolean; saved?: number; total: number }> {
     const { saved, total } = await this.read();
     if (saved === undefined) return { certified: false, total };
@@ -92,10 +88,8 @@ export class HeadReads<T> {
 
   /**
    * Whether the list's changes can explain a page whose `count` items past the cursor were all written
-   * already. A written item stands past the carried cursor only when an item behind it was deleted
-   * (that pulls the cursor back without moving the item), so it takes at least `count` deletions; one
-   * head read counts the anchor's items deleted. Without them the server repeated itself: a list that
-   * merely shrank at its tail must not excuse a page of repeats, or the items it hid would be lost.
+   * already: that takes at least `count` deletions (each pulls the cursor back without moving the
+   * item). Without them the server repeated itself, and excusing it would lose the items it hid.
    */
   async changesExplainRepeats(count: number): Promise<boolean> {
     const explained = () => this.#uncountable || this.#deleted >= count;
@@ -105,10 +99,9 @@ export class HeadReads<T> {
   }
 
   /**
-   * A page with an item newer than anything on the first page may hold items saved during the run. A
-   * head read settles it: nothing in front of the first page and the same total mean nothing was
-   * saved or deleted up to then, so the item was re-saved before the run and is old. Each such read
-   * raises the bar, so a list with re-saved items costs one read per newer time, not one per page.
+   * An item newer than anything on the first page may be saved during the run. A head read with nothing
+   * in front of the first page and the same total proves it re-saved before the run, and raises the bar:
+   * one read per newer time, not one per page.
    */
   async oldDespiteTime(newest: number): Promise<boolean> {
     if (newest <= this.anchor.newestMs) return true;
@@ -119,11 +112,9 @@ export class HeadReads<T> {
   }
 
   /**
-   * Items saved during the run stand in front of every older item, so only a head read, which finds
-   * them in front of the anchor's first page, proves an item new; proven new, it is left out. The read
-   * is spent when a page hints at new items: an unwritten item ahead of a written one (unless that one
-   * is a repeated id), or, once the list is seen changing, a time newer than anything on the first page
-   * (unless re-saved). A hint alone never drops an item: what the head read cannot place is written.
+   * Leaves out the items a head read proves new. The read is spent when a page hints at new items (an
+   * unwritten item ahead of a written one, or, once the list changed, a time newer than the first
+   * page's); a hint alone never drops an item: what the head read cannot place is written.
    */
   async dropSavedDuringRun(fresh: T[]): Promise<T[]> {
     const { idOf, isWritten } = this.lens;

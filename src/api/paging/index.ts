@@ -2,12 +2,44 @@
 // while the list changes (README.md beside this file says how and why). The one-page path of the CLI
 // and the --all path both fetch a page through fetchListPage().
 import { abortErrorFor, UsageError } from '../errors.js';
-import type { HistoryEntry, HistoryPage, Lead, LeadsPage } from '../schemas.js';
+import type { HistoryEntry, HistoryPage, Lead, LeadsPage, Meta } from '../schemas.js';
 import { parseSince } from '../timestamp.js';
-import type { FetchPage, PageResult, PaginateOptions } from './types.js';
 import { walkPages } from './walk.js';
 
-export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
+export interface PageResult<T> {
+  items: T[];
+  meta: Meta;
+}
+export type FetchPage<T> = (page: number, limit: number, signal: AbortSignal) => Promise<PageResult<T>>;
+
+export interface PageProgress {
+  pagesFetched: number;
+  totalPages: number;
+  itemsYielded: number;
+  total: number;
+}
+
+export interface PaginateOptions {
+  /** Page size, 1..100. */
+  limit: number;
+  /** Default 1. */
+  startPage?: number;
+  /** Pages in flight, default 4, 1..16. */
+  concurrency?: number;
+  /** Stop after n items yielded. */
+  maxItems?: number;
+  /** Only items whose timeField is newer than this; stop at the first that is not. */
+  since?: Date;
+  /** Default 'id'. */
+  idField?: string;
+  /** e.g. 'saved_at'; required when since is set, read for nothing else. */
+  timeField?: string;
+  /** Abort: stop fetching, reject with the signal's reason. */
+  signal?: AbortSignal;
+  onProgress?(p: PageProgress): void;
+  /** What the run has to say once it ends: repeated ids dropped, the list changing meanwhile. */
+  onNotice?(message: string): void;
+}
 
 export type ListResource = 'leads' | 'history';
 /** The two list calls of LeadClient the pager needs (named here, so that paging imports no client). */

@@ -1,31 +1,26 @@
-// The paging algorithm, in the order a run goes through it (README.md beside this file argues each step):
-//   1. the anchor: the first page alone; its total and ids are what pipelined pages must agree with;
-//   2. the pipelined window: pages 2.. read alongside each other, written while they agree with the anchor;
-//   3. head certification: one read of page 1 that vouches for the window (too many deletions: it cannot);
-//   4. the careful walk: one page at a time, each judged against the cursor (positions.ts), once the
-//      list is seen changing, or from the start at --concurrency 1 or past page 1;
-//   5. the end: what was written set against what the server said (reconcile.ts).
-// Head reads also tell items saved during the run from old ones by position (heads.ts).
+// The paging algorithm as its five phases, in run order (README.md beside this file argues each step):
+// anchor, pipelined window, head certification, careful walk, reconcile.
 
 import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
 import { type Anchor, HeadReads, type ItemLens } from './heads.js';
 import { IdSet } from './id-set.js';
+import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './index.js';
 import { type Cursor, cursorAfterHead, expectedLength, judgePage } from './positions.js';
-import { type Ledger, newLedger, reconcile } from './reconcile.js';
-import { Requests } from './requests.js';
 import {
+  type Ledger,
   missingIdError,
+  newLedger,
   notACount,
   oddList,
   oddPageError,
   pageSizeOf,
+  reconcile,
   repeatedPageError,
   uncertifiable,
-} from './server-checks.js';
-import type { FetchPage, PageProgress, PageResult, PaginateOptions } from './types.js';
-import { PageWindow } from './window.js';
+} from './reconcile.js';
+import { PageWindow, Requests } from './requests.js';
 
 /** Pages refused in a row before we give up on a list that keeps shrinking under us. */
 const MAX_REFUSED_IN_A_ROW = 50;
@@ -34,10 +29,7 @@ const ODD_PAGE_RETRIES = 1;
 
 /** The page that ended the window by disagreeing with the anchor: later than the anchor, so judged, not re-read. */
 type Disagreed<T> = { page: number; result: PageResult<T> };
-/**
- * What the window read: `trusted` pages from 3 on, whether maxItems or since stopped it, the page that
- * disagreed, and whether every item it wrote is older than the first page's newest (which vouches for it).
- */
+/** `olderThanFirst`: every item the window wrote is older than the first page's newest, which vouches. */
 type WindowRead<T> = {
   trusted: number;
   stop: boolean;
@@ -128,7 +120,7 @@ class Walk<T extends Record<string, unknown>> {
     this.#written = new IdSet(Math.min(total, this.#maxItems));
     const times = first.items.map((item) => this.#timeOf(item) ?? Number.NEGATIVE_INFINITY);
     this.#anchor.total = total;
-    this.#anchor.ids = new Set(first.items.map((item) => this.#idOf(item)).filter(isText));
+    this.#anchor.ids = new Set(first.items.map((item) => this.#idOf(item)).filter((id) => id !== undefined));
     // Past page 1 the newest items are out of sight: no time can hint at items saved meanwhile.
     this.#anchor.newestMs = times.length > 0 && start === 1 ? Math.max(...times) : Number.POSITIVE_INFINITY;
     this.#ledger.startTotal = total;
@@ -150,11 +142,7 @@ class Walk<T extends Record<string, unknown>> {
     return new PageWindow(this.requests.group(), plan);
   }
 
-  /**
-   * Phase 2: pages 2.. while each agrees with the anchor (same total, full, nothing already written on
-   * it). Ends at the last page, at maxItems or since, or at the first page that disagrees: its snapshot
-   * is later than the anchor's, so the careful walk judges it rather than read it again.
-   */
+  /** Phase 2: pages 2.. while each agrees with the anchor; one that disagrees goes to the careful walk. */
   async *#pipelined(window: PageWindow<T>): AsyncGenerator<T[], WindowRead<T>> {
     let trusted = 0; // pages from 3 on: read alongside their predecessor, they rest on the anchor holding
     let stop = false;
@@ -179,10 +167,7 @@ class Walk<T extends Record<string, unknown>> {
     return { trusted, stop, disagreed, olderThanFirst };
   }
 
-  /**
-   * Phase 3: one head read vouches for the pages read alongside each other (none need it when page 2
-   * was the only one). Returns `done` when the run may end here, else where the careful walk resumes.
-   */
+  /** Phase 3: one head read vouches for the window. `done` when the run may end here. */
   async #certifyWindow({ trusted, stop, disagreed, olderThanFirst }: WindowRead<T>): Promise<Resume<T>> {
     const reachedEnd = () => stop || this.#cursor.covered >= this.#cursor.total;
     // Page 2 alone needs no vouching when the window ends with it. When a later page disagreed, that
@@ -323,7 +308,7 @@ class Walk<T extends Record<string, unknown>> {
     for (const notice of reconcile(this.#ledger)) this.#options.onNotice?.(notice);
   }
 
-  /** Counts a data page and checks the one thing every count rests on. */
+  /** Counts a data page and checks its ids and total, which every count rests on. */
   async #data(request: Promise<PageResult<T>>, page: number): Promise<PageResult<T>> {
     const result = await request;
     // Every page is read by its ids: one without them cannot be kept exact (a single page can).
@@ -364,8 +349,4 @@ class Walk<T extends Record<string, unknown>> {
     const id = this.#idOf(item);
     return id !== undefined && this.#written.has(id);
   }
-}
-
-function isText(value: string | undefined): value is string {
-  return value !== undefined;
 }

@@ -1,9 +1,9 @@
 // leads and history: one page with a footer, or many pages (--all, --max-items, --since, --checkpoint)
 // streamed in order, ending with what was written and the requests it took.
 
+import { RequestBudget } from '../../api/client-options.js';
 import { LeadError, UsageError } from '../../api/errors.js';
 import { fetchListPage, type PageProgress } from '../../api/paging/index.js';
-import { RequestBudget } from '../../api/request-budget.js';
 import type { Meta } from '../../api/schemas.js';
 import { parseSince } from '../../api/timestamp.js';
 import type { CheckpointRun } from '../../checkpoint/checkpoint-run.js';
