@@ -1,5 +1,6 @@
 // The floor `leadctl sync` is measured against (bench/sync.mjs): the same fetches, every page in turn,
-// and the same rows, one transaction per page, into SQLite (a file) or PostgreSQL (a URL); nothing else.
+// and the same rows, one transaction per page, into tables with leadctl's keys and indexes in SQLite
+// (a file) or PostgreSQL (a URL); nothing else.
 // argv: <base url> <api key> <file or postgres:// url>; PGPASSWORD gives the password.
 import { getDomain } from 'tldts';
 
@@ -24,7 +25,11 @@ const COLUMNS = {
 const all = (list) => ['account', ...COLUMNS[list], 'first_seen_at', 'last_seen_at', 'list_rank', 'json'];
 await pg?.connect();
 for (const list of ['leads', 'history']) {
-  const ddl = `CREATE TABLE ${list} (${all(list).join(' TEXT, ')} TEXT)`;
+  // leadctl's keys and indexes (src/store/schema.ts): with random ids, each page's commit rewrites
+  // their pages, most of what a sync into SQLite costs. A table without them is not the same insert.
+  const ddl = `CREATE TABLE ${list} (${all(list).join(' TEXT, ')} TEXT, PRIMARY KEY (account, id));
+    CREATE INDEX ${list}_by_rank ON ${list} (account, list_rank);
+    ${list === 'leads' ? 'CREATE INDEX leads_by_domain ON leads (domain)' : ''}`;
   if (pg) await pg.query(ddl);
   else sqlite.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; ${ddl}`);
 }

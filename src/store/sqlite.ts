@@ -85,7 +85,9 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
     // WAL: readers (sqlite3, Datasette) keep reading the last committed state during a sync. A short
     // busy timeout lets two accounts' syncs take turns; a writer that holds on longer is an error.
     db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
-    if (!options.readOnly) db.exec('PRAGMA journal_mode = WAL');
+    // A checkpoint per 40 MB of WAL, not 4 MB: a sync's page commits rewrite the same index pages
+    // (random ids), which a checkpoint then copies once, with fewer fsyncs.
+    if (!options.readOnly) db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 10000');
   } catch (error) {
     throw sqliteError(error, file, 'open');
   }

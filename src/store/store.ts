@@ -166,7 +166,9 @@ function storeOver(db: SqlEngine) {
     },
     /**
      * Items in by their identity; `ranks` gives a list's rows their place (undefined: the row keeps its
-     * own). A lead whose rating or review count changed gets a lead_changes row.
+     * own). A lead whose rating or review count changed gets a lead_changes row. `fresh`: the caller
+     * knows none of these identities is stored (a full pass into a table without the account's rows),
+     * so the existing rows are not read.
      */
     upsert: async (
       table: StoredTable,
@@ -174,6 +176,7 @@ function storeOver(db: SqlEngine) {
       items: readonly Item[],
       seenAt: string,
       ranks?: (index: number) => number,
+      fresh = false,
     ) => {
       const counts: UpsertCounts = { added: 0, changed: 0, revived: 0 };
       const listed = table !== 'search_results';
@@ -187,10 +190,12 @@ function storeOver(db: SqlEngine) {
       if (rows.size === 0) return counts;
       const keys = [...rows.keys()];
       const extra = `${listed ? ', deleted_at, list_rank' : ''}${table === 'leads' ? ', rating, review_count' : ''}`;
-      const found = await all(
-        `SELECT ${key} AS k, json${extra} FROM ${table} WHERE account = ? AND ${key} IN (${marks(keys.length)})`,
-        [account, ...keys],
-      );
+      const found = fresh
+        ? []
+        : await all(
+            `SELECT ${key} AS k, json${extra} FROM ${table} WHERE account = ? AND ${key} IN (${marks(keys.length)})`,
+            [account, ...keys],
+          );
       const before = new Map(found.map((row) => [row.k, row]));
       const columns = storedColumns(table);
       const params: SqlValue[] = [];
@@ -238,13 +243,13 @@ function storeOver(db: SqlEngine) {
     },
     liveCount: (account: string, list: ListResource) =>
       count(`SELECT count(*) AS n ${liveRows(list)}`, [account]),
-    /** The highest and lowest rank of the list's rows (0 and 0 when it has none). */
+    /** The highest and lowest rank of the list's rows (0 and 0 when it has none), and how many, deleted too. */
     rankRange: async (account: string, list: ListResource) => {
       const [row] = await all(
-        `SELECT max(list_rank) AS high, min(list_rank) AS low FROM ${list} WHERE account = ?`,
+        `SELECT max(list_rank) AS high, min(list_rank) AS low, count(*) AS n FROM ${list} WHERE account = ?`,
         [account],
       );
-      return { high: Number(row?.high ?? 0), low: Number(row?.low ?? 0) };
+      return { high: Number(row?.high ?? 0), low: Number(row?.low ?? 0), rows: Number(row?.n) };
     },
     /** Live rows ranked within [low, high], newest first. */
     liveRanked: async (account: string, list: ListResource, high: number, low: number) =>

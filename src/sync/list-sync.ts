@@ -99,9 +99,10 @@ async function commit(
   items: Item[],
   ranks: ((at: number) => number) | undefined,
   state: ListState,
+  fresh = false,
 ) {
   const page = await o.store.transaction(async () => {
-    const counts = await o.store.upsert(o.resource, o.account, items, o.seenAt, ranks);
+    const counts = await o.store.upsert(o.resource, o.account, items, o.seenAt, ranks, fresh);
     await o.store.writeState(o.account, o.resource, {
       ...state,
       rows: state.rows + counts.added + counts.revived,
@@ -123,7 +124,10 @@ async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Pr
     onProgress: o.onProgress,
     onNotice: o.onNotice,
   });
-  const base = (await o.store.rankRange(o.account, o.resource)).high + RUN_SPAN;
+  const range = await o.store.rankRange(o.account, o.resource);
+  const base = range.high + RUN_SPAN;
+  // A pass lists each id once (the walk's id set): into a table without the account's rows, all are new.
+  const fresh = range.rows === 0;
   const rows = await o.store.liveCount(o.account, o.resource);
   // A finished mirror keeps its head until this pass ends: a stop part way leaves the next run's walk
   // where it was. A first run's state is its first page's head at once: the next run goes on from it.
@@ -134,7 +138,7 @@ async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Pr
   for await (const items of first.pages) {
     if (!previous?.fullPassAt) Object.assign(state, first.head());
     const from = position;
-    await commit(o, items, (at) => base - from - at, state);
+    await commit(o, items, (at) => base - from - at, state, fresh);
     position += items.length;
   }
   await o.store.transaction(async () => {
