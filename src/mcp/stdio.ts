@@ -1,13 +1,11 @@
-// The server's stdio transport: newline-delimited JSON-RPC on stdin and stdout, read and written as the
-// SDK's StdioServerTransport does, in two stages so that a start loads no SDK (its message schemas,
-// built with zod at load, were most of a start's cost). Until a line needs more, `early` answers
-// initialize and tools/list, all a host that lists the tools sends; the first other line loads the
-// SDK's Server (`load`), which is told of the initialize already answered (its answer, the same, is
-// not sent twice) and from then on gets every message, as parsed by the SDK.
-// It also knows which requests are still unanswered: a client may write its last requests and close
-// stdin at once, and the server must answer them before it closes, or the answers are lost (and an
-// interrupted search would have spent quota for nothing). A request the client cancels gets no answer
-// (the protocol says so): it stops counting as unanswered when it is cancelled.
+// The server's stdio transport: newline-delimited JSON-RPC read and written as the SDK's
+// StdioServerTransport does, in two stages so that a start loads no SDK (whose message schemas, built
+// with zod as it loads, were most of a start's cost). `early` answers initialize and tools/list; the
+// first other line loads the SDK's Server (`load`), which is told of the initialize answered (its own
+// answer is not sent) and from then on gets every message.
+// A client may write its last requests and close stdin at once: allAnswered() lets the server answer
+// them before it closes (an interrupted search would have spent quota for nothing). A cancelled request
+// gets no answer (the protocol says so), so it stops counting as unanswered.
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -25,10 +23,6 @@ export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
-  readonly #stdin: Readable;
-  readonly #stdout: Writable;
-  readonly #early: EarlyAnswer;
-  readonly #load: () => Promise<Parse>;
   #buffer: Buffer | undefined;
   #started = false;
   #parse: Parse | undefined;
@@ -42,19 +36,19 @@ export class StdioTransport implements Transport {
   #onIdle: (() => void) | undefined;
 
   /** `load` connects the SDK's Server to this transport and gives the SDK's parser of a line. */
-  constructor(stdin: Readable, stdout: Writable, early: EarlyAnswer, load: () => Promise<Parse>) {
-    this.#stdin = stdin;
-    this.#stdout = stdout;
-    this.#early = early;
-    this.#load = load;
-  }
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly early: EarlyAnswer,
+    private readonly load: () => Promise<Parse>,
+  ) {}
 
   /** Starts reading stdin; the SDK's connect() calls it again, which does nothing. */
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    this.#stdin.on('data', this.#ondata);
-    this.#stdin.on('error', this.#onerror);
+    this.stdin.on('data', this.#ondata);
+    this.stdin.on('error', this.#onerror);
   }
 
   readonly #onerror = (error: Error) => this.onerror?.(error);
@@ -84,7 +78,7 @@ export class StdioTransport implements Transport {
       return;
     }
     const message = parseObject(line);
-    const answer = message && this.#early(message);
+    const answer = message && this.early(message);
     if (!message || !answer) {
       this.#waiting.push(line);
       this.#loading = this.#handOver();
@@ -97,7 +91,7 @@ export class StdioTransport implements Transport {
   }
 
   async #handOver(): Promise<void> {
-    this.#parse = await this.#load();
+    this.#parse = await this.load();
     if (this.#initialize && 'id' in this.#initialize) {
       this.#unsent = this.#initialize.id;
       this.#receiveMessage(this.#initialize);
@@ -129,7 +123,7 @@ export class StdioTransport implements Transport {
     const answers = !('method' in message) && 'id' in message ? message.id : undefined;
     if (answers === undefined || answers !== this.#unsent) {
       const json = `${JSON.stringify(message)}\n`;
-      if (!this.#stdout.write(json)) await new Promise((resolve) => this.#stdout.once('drain', resolve));
+      if (!this.stdout.write(json)) await new Promise((resolve) => this.stdout.once('drain', resolve));
     } else this.#unsent = undefined;
     // A response or an error answers the request with the same id.
     if (answers !== undefined) this.#answered(answers);
@@ -141,10 +135,10 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    this.#stdin.off('data', this.#ondata);
-    this.#stdin.off('error', this.#onerror);
+    this.stdin.off('data', this.#ondata);
+    this.stdin.off('error', this.#onerror);
     // Paused only when nothing else reads stdin.
-    if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.#buffer = undefined;
     this.onclose?.();
   }
