@@ -113,8 +113,8 @@ function installBuild(from, to) {
 }
 
 /**
- * The JSON Schemas of the MCP tools, as JSON for `define`: zod writes them here once (toolJsonSchemas()
- * of src/mcp/schemas.ts), rather than at every start of `leadctl mcp`.
+ * What `leadctl mcp` starts with, as JSON for `define`: the tools' JSON Schemas, which zod writes here
+ * once (startJson() of src/mcp/schemas.ts) rather than at every start, and the MCP protocol versions.
  */
 async function mcpToolSchemas() {
   const { outputFiles } = await build({
@@ -126,8 +126,8 @@ async function mcpToolSchemas() {
     logLevel: 'warning',
   });
   const source = Buffer.from(outputFiles[0].text).toString('base64');
-  const { toolJsonSchemas } = await import(`data:text/javascript;base64,${source}`);
-  return JSON.stringify(toolJsonSchemas());
+  const { startJson } = await import(`data:text/javascript;base64,${source}`);
+  return JSON.stringify(startJson());
 }
 
 /**

@@ -15,3 +15,6 @@ export const CALL_DEADLINE_SEC = 45;
 export const MAX_SAVED_LEADS = 2_000;
 /** The most items one list call returns: enough to work with, small enough for a model's context. */
 export const MAX_ITEMS_CAP = 500;
+/** The delimiters of the data block in every answer (tool-result.ts); the instructions name the first. */
+export const DATA_BEGIN = '<untrusted-data source="Lead Data API">';
+export const DATA_END = '</untrusted-data>';

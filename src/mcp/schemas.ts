@@ -3,7 +3,11 @@
 // every bound is checked before any request. Outputs describe the fields without fixing their types:
 // the spec leaves types and nullability open and the client keeps whatever a server sends.
 
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HistoryEntrySchema, LeadSchema, SearchResultSchema } from '../api/schemas.js';
 import { PLAN_NAMES } from '../config/keys.js';
@@ -304,16 +308,24 @@ export const TOOL_SCHEMAS: Record<ToolName, { input: z.ZodType; output: z.ZodTyp
   usage: { input: usageInput, output: usageOutput },
 };
 
-/** The JSON Schemas tools/list gives, as the MCP SDK writes them; scripts/build.mjs calls this once. */
-export function toolJsonSchemas() {
+/**
+ * What a start answers from (server.ts), as JSON: the JSON Schemas tools/list gives, as the MCP SDK
+ * writes them, and the protocol versions the SDK supports. scripts/build.mjs calls this once.
+ */
+export function startJson() {
   const json = (schema: z.ZodType, io: 'input' | 'output') =>
     z.toJSONSchema(schema, { target: 'draft-7', io }) as { type: 'object'; [key: string]: unknown };
   const entries = Object.entries(TOOL_SCHEMAS).map(([name, { input, output }]) => [
     name,
     { inputSchema: json(input, 'input'), outputSchema: json(output, 'output') },
   ]);
-  return Object.fromEntries(entries) as Record<
+  const schemas = Object.fromEntries(entries) as Record<
     ToolName,
     { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] }
   >;
+  return {
+    schemas,
+    protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    latestProtocolVersion: LATEST_PROTOCOL_VERSION,
+  };
 }

@@ -1,19 +1,18 @@
-// The MCP server: the selected tools over one session, on the SDK's low-level Server. Descriptions and
-// instructions are written for a model deciding what to call. initialize and tools/list are answered
-// from what is here and the tools' JSON Schemas, which the build writes from schemas.ts (zod builds
-// them at every start otherwise: ~35 ms); a tool call loads the rest (deps.ts), where every failure
-// is an isError result in words for an assistant, never a thrown error.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+// What the MCP server says before any tool runs: the instructions, each tool's definition and the
+// answers to initialize and tools/list, which need no SDK (stdio.ts answers them early) and none of the
+// tools' code. Descriptions and instructions are written for a model deciding what to call. The tools'
+// JSON Schemas are written by the build from schemas.ts (zod builds them at every start otherwise:
+// ~35 ms). protocol.ts puts the rest on the SDK's Server.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../api/errors.js';
 import { VERSION } from '../version.js';
-import { MAX_ITEMS_CAP, MAX_SAVED_LEADS } from './defaults.js';
+import { DATA_BEGIN, MAX_ITEMS_CAP, MAX_SAVED_LEADS } from './defaults.js';
 import type { ToolDeps } from './deps.js';
-import type { toolJsonSchemas } from './schemas.js';
-import { DATA_BEGIN } from './tool-result.js';
+import type { startJson } from './schemas.js';
+import { type EarlyAnswer, isObject } from './stdio.js';
 
-/** Written by scripts/build.mjs (esbuild `define`): toolJsonSchemas() of schemas.ts. */
-declare const __LEADCTL_MCP_SCHEMAS__: ReturnType<typeof toolJsonSchemas> | undefined;
+/** Written by scripts/build.mjs (esbuild `define`): startJson() of schemas.ts. */
+declare const __LEADCTL_MCP_SCHEMAS__: ReturnType<typeof startJson> | undefined;
 
 export interface Limits {
   maxRequests: number;
@@ -53,32 +52,54 @@ const CONFIRM =
 const CUT =
   'An answer too large for a context window is cut: it says truncated: true and gives a next_page token to pass back, with the same arguments, for the rest (no request).';
 
-export function createLeadServer(setup: ServerSetup): Server {
-  const server = new Server(
-    { name: 'leadctl', version: VERSION },
-    {
-      capabilities: { tools: {} },
-      instructions: instructions(setup),
-      // The SDK checks an elicitation answer against its form with ajv, which the build leaves out
-      // (scripts/build-plugins.mjs): leadctl's form asks nothing but yes or no.
-      jsonSchemaValidator: {
-        getValidator: () => (data) => ({ valid: true, data: data as never, errorMessage: undefined }),
-      },
-    },
-  );
-  const definitions = toolDefinitions(setup);
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const schemas =
-      typeof __LEADCTL_MCP_SCHEMAS__ === 'object'
-        ? __LEADCTL_MCP_SCHEMAS__
-        : (await import('./schemas.js')).toolJsonSchemas();
-    return { tools: [...setup.tools].map((name) => ({ name, ...definitions[name], ...schemas[name] })) };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    (await import('./deps.js')).callTool(request.params.name, request.params.arguments, extra, setup, server),
-  );
-  return server;
+type StartJson = ReturnType<typeof startJson>;
+
+/** What the build wrote, or (in a run not built) what schemas.ts gives at run time. */
+export async function toolSchemas(): Promise<StartJson['schemas']> {
+  return (
+    typeof __LEADCTL_MCP_SCHEMAS__ === 'object'
+      ? __LEADCTL_MCP_SCHEMAS__
+      : (await import('./schemas.js')).startJson()
+  ).schemas;
 }
+
+/** The answer to tools/list. */
+export function toolList(setup: ServerSetup, schemas: StartJson['schemas']) {
+  const definitions = toolDefinitions(setup);
+  return { tools: [...setup.tools].map((name) => ({ name, ...definitions[name], ...schemas[name] })) };
+}
+
+/**
+ * The messages a start needs no SDK for (stdio.ts), checked as strictly as the SDK checks them: a
+ * well-formed initialize, answered as the SDK's Server answers it, its notification, and a tools/list
+ * without parameters. The SDK gets any other message, and these too in a run not built. The client's
+ * capabilities are read by the SDK when it loads.
+ */
+export function earlyAnswers(setup: ServerSetup): EarlyAnswer {
+  const built = typeof __LEADCTL_MCP_SCHEMAS__ === 'object' ? __LEADCTL_MCP_SCHEMAS__ : undefined;
+  return ({ jsonrpc, id, method, params, ...rest }) => {
+    if (!built || jsonrpc !== '2.0' || Object.keys(rest).length > 0) return undefined;
+    const noParams = params === undefined || (isObject(params) && Object.keys(params).length === 0);
+    if (id === undefined) return method === 'notifications/initialized' && noParams ? {} : undefined;
+    if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
+    if (method === 'tools/list' && noParams) return { result: toolList(setup, built.schemas) };
+    if (method !== 'initialize' || !isObject(params) || !isObject(params.capabilities)) return undefined;
+    const { protocolVersion, clientInfo } = params;
+    if (typeof protocolVersion !== 'string' || !isObject(clientInfo)) return undefined;
+    if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
+    const supported = built.protocolVersions;
+    return {
+      result: {
+        protocolVersion: supported.includes(protocolVersion) ? protocolVersion : built.latestProtocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: SERVER_INFO,
+        instructions: instructions(setup),
+      },
+    };
+  };
+}
+
+export const SERVER_INFO = { name: 'leadctl', version: VERSION };
 
 /** What tools/list says of each tool, beside its schemas. */
 function toolDefinitions({
@@ -135,7 +156,7 @@ function toolDefinitions({
   };
 }
 
-function instructions({ tools, limits, confirm }: ServerSetup): string {
+export function instructions({ tools, limits, confirm }: ServerSetup): string {
   const parts = [
     `Access to the user's Lead Data API account through leadctl: ${[...tools].join(', ')}.`,
     tools.has('search_businesses')

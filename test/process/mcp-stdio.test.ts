@@ -1,8 +1,10 @@
 // `leadctl mcp` byte by byte: a client that writes its requests and closes stdin gets every answer,
 // stdout carries JSON-RPC messages and nothing else, and the API key appears nowhere, whatever the
 // server echoes.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { BIN, spawnCli } from '../helpers/cli.js';
 import { type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -109,6 +111,62 @@ describe('leadctl mcp on stdio', () => {
     expect(stderr).toBe(
       "leadctl: invalid --max-requests '0': expected a whole number from 1 to 1000000\nsee: leadctl mcp --help\n",
     );
+  });
+});
+
+/** A file of dist/ and every chunk it imports statically: what loads before its first dynamic import. */
+function staticChunks(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const [, spec] of readFileSync(entry, 'utf8').matchAll(
+    /^(?:import|\} from|import \{[^}]*\} from) ?"(\.[^"]+)";$/gm,
+  )) {
+    staticChunks(resolve(dirname(entry), spec as string), seen);
+  }
+  return seen;
+}
+
+describe('a start (initialize, tools/list)', () => {
+  it('loads neither the MCP SDK nor zod: the SDK loads at the first other message', () => {
+    const chunks = [...staticChunks(join(dirname(BIN), '../dist/mcp-server.js'))];
+    expect(chunks.length).toBeGreaterThan(2); // the walk follows the chunks' own imports
+    for (const marker of ['$ZodType', 'JSONRPCMessageSchema', 'class Protocol']) {
+      expect(
+        chunks.filter((file) => readFileSync(file, 'utf8').includes(marker)),
+        marker,
+      ).toEqual([]);
+    }
+  });
+
+  it('answers as the SDK answers: the same initialize and tools/list before and after it loads', async () => {
+    const initialize = (id: number, protocolVersion: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const lines = [
+      initialize(1, '2025-03-26'),
+      initialize(2, '1999-01-01'),
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 4, method: 'ping' },
+      { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+      initialize(6, '2025-03-26'),
+      initialize(7, '1999-01-01'),
+    ];
+    const input = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+    const { exitCode, stdout } = await runMcp(['--read-only'], input);
+    expect(exitCode).toBe(0);
+    const answers = protocolMessages(stdout);
+    const result = (id: number) => answers.get(id)?.result as unknown as Record<string, unknown>;
+    expect([...answers.keys()].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(result(1)).toMatchObject({ protocolVersion: '2025-03-26', instructions: expect.any(String) });
+    expect(result(1)).toEqual(result(6));
+    expect(result(2).protocolVersion).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(result(2)).toEqual(result(7));
+    expect(result(3).tools).toHaveLength(4);
+    expect(result(3)).toEqual(result(5));
   });
 });
 

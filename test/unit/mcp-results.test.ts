@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthError, RateLimitedError, ServerError, ValidationError } from '../../src/api/errors.js';
 import { Continuations, projectFields } from '../../src/mcp/continuations.js';
+import { DATA_BEGIN, DATA_END } from '../../src/mcp/defaults.js';
 import { describeFailure } from '../../src/mcp/failure-text.js';
 import { RateLimitPause } from '../../src/mcp/rate-limit-pause.js';
 import { selectTools, TOOL_NAMES } from '../../src/mcp/server.js';
-import { DATA_BEGIN, DATA_END, dataBlock, keyMasker } from '../../src/mcp/tool-result.js';
+import { dataBlock, keyMasker } from '../../src/mcp/tool-result.js';
 import { tempDir } from '../helpers/temp.js';
 
 const noMask = (text: string) => text;
