@@ -80,9 +80,8 @@ export function parseSearchResponse(
 }
 
 /**
- * Fills what the server left out. totalPages comes from total and limit; a missing total is derived
- * only when this page is visibly the last one, since guessing it would make paging stop early or
- * run forever.
+ * Fills what the server left out. totalPages comes from total and limit; a missing total is derived only
+ * when this page is visibly the last one, since guessing it would make paging stop early or run forever.
  */
 export function completeMeta(
   raw: unknown,
@@ -90,7 +89,6 @@ export function completeMeta(
   itemCount: number,
   response?: RawResponse,
 ): Meta {
-  // A meta that cannot be read at all counts as missing.
   const meta = WireMetaSchema.safeParse(raw).data ?? {};
   const page = meta.page ?? request.page ?? DEFAULT_PAGE;
   const limit = meta.limit ?? request.limit ?? DEFAULT_LIMIT;
@@ -265,10 +263,8 @@ function readField(kind: FieldKind, value: unknown): unknown {
   }
 }
 
-/**
- * A JSON value with every number a JS number holds as that number (ExactNumber kept only for what it
- * cannot hold) and recorded key orders dropped; the value itself when nothing changes.
- */
+// A JSON value with every number a JS number holds as that number (ExactNumber kept only for what it
+// cannot hold) and recorded key orders dropped; the value itself when nothing changes.
 function plainValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (value instanceof ExactNumber) return numberHoldsToken(value.digits) ? value.toNumber() : value;
@@ -313,7 +309,6 @@ function setOwn(record: Record<string, unknown>, key: string, value: unknown): v
   }
 }
 
-// Reading a response body with a ceiling, on the bytes received and on what gzip or br unpacks to.
 /** A page of 100 leads is about 30 KB: this leaves room for any real page and stops a runaway body. */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 

@@ -37,11 +37,9 @@ export interface TargetOptions {
   renderer: Renderer;
 }
 
-/**
- * Set aside beside the state (in its lock folder) for the save that must fit once the disk is full:
- * the answers in flight when the output could not be written, so that --resume writes them without
- * searching again. A search's answer is rarely over 64 KiB; 16 in flight at most.
- */
+// Set aside beside the state (in its lock folder) for the save that must fit once the disk is full: the
+// answers in flight when the output could not be written, so that --resume writes them without searching
+// again. A search's answer is rarely over 64 KiB; 16 in flight at most.
 const STATE_RESERVE = 2 ** 20;
 
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
@@ -138,10 +136,8 @@ async function resumeTarget(
   return { output, stateFile: held, state: stopped };
 }
 
-/**
- * Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
- * came before (json's `,`), so one row rendered and thrown away stands for those already written.
- */
+// Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
+// came before (json's `,`), so one row rendered and thrown away stands for those already written.
 function primeRenderer(renderer: Renderer, rowsWritten: number): void {
   renderer.start();
   if (rowsWritten > 0) renderer.row({});

@@ -14,8 +14,6 @@ import { dirname, resolve } from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { type Chunk, chunkBytes, joinChunks } from './formats.js';
 
-// Errors, in words a user can act on.
-
 /** stdout's reader went away (EPIPE, e.g. `leadctl leads --all | head`): the CLI ends quietly, exit 0. */
 export class BrokenPipeError extends Error {
   constructor(message = 'standard output was closed by its reader') {
@@ -41,7 +39,6 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** "permission denied" for an EACCES, else the error's code or message. */
 export function reasonOf(error: unknown): string {
   const code = errorCode(error);
   if (code && REASONS[code]) return REASONS[code];
@@ -55,8 +52,6 @@ export function writeFailure(target: string, error: unknown): LeadError {
     cause: error,
   });
 }
-
-// What -o names, by shell conventions.
 
 export type OutputPath =
   | { kind: 'stdout' }
@@ -108,8 +103,6 @@ async function followLinks(file: string): Promise<string> {
   throw new UsageError(`cannot write ${file}: too many levels of symbolic links`);
 }
 
-// The partial file.
-
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDWR, O_WRONLY } = constants;
 const PARTIAL_SUFFIX = '.partial';
 
@@ -155,8 +148,6 @@ export async function createPartialFile(
     return { handle, path };
   }
 }
-
-// --append and --resume: opening a file that is already there.
 
 /** What FILE held when --append opened it. */
 export interface AppendingTo {
@@ -264,8 +255,6 @@ async function hashPrefix(handle: FileHandle, length: number): Promise<Hash> {
   return hash;
 }
 
-// Writing.
-
 /** Where the bytes go: each write resolves once the data is handed over (awaiting it is the backpressure). */
 interface Sink {
   write(data: Chunk): Promise<void>;
@@ -364,7 +353,7 @@ export interface OpenOutputOptions {
   bufferBytes?: number;
   /** Add to the end of FILE, a regular file or none yet (--append). */
   append?: boolean;
-  /** --resume: this stopped partial file of FILE, reopened (destination.ts); counting goes on from there. */
+  /** --resume: this stopped partial file of FILE, reopened; counting goes on from there. */
   resume?: { partial: string; bytes: number; sha256: string };
   /** Count and hash the bytes for a batch's state file; every chunk is then written at once. */
   hash?: boolean;
