@@ -3,7 +3,6 @@
 // fields is written back into the item the body gave, rather than the item replaced by the schema's
 // copy. The client hands out their typed reading (typedItem below), which keeps the as-sent item
 // reachable through asSent() when the two differ.
-
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { oneLine } from '../text/terminal-text.js';

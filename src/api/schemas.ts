@@ -2,7 +2,6 @@
 // fields (in the spec's order: the default csv/tsv columns), and the types a library user writes against.
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
 // list itself is required.
-
 import * as z from 'zod/mini';
 import { ExactNumber, numberFromToken } from './exact-number.js';
 

@@ -85,7 +85,6 @@ function parseDateTime(value: string): Date | undefined {
   if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || hours > 23 || minutes > 59) return undefined;
   const ms = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-  // 09:30+02:00 is 07:30 UTC: subtract the offset.
   const offset = (match[8] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset);
 }

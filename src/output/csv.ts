@@ -54,10 +54,9 @@ export function createCsvRenderer(options: RenderOptions): TextRenderer {
   };
 }
 
-/**
- * csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
- * header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay exact.
- */
+// csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
+// header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay
+// exact.
 function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
   const columns = columnsFor(options.fields, options.defaultFields);
   const safeField = (field: string) =>
@@ -79,8 +78,7 @@ function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
 // with =, +, -, @, or tab or CR, which some strip before looking) gets a leading ', which makes it text.
 // A leading + or - stays when the rest is plainly a number or a phone number ("-12.5", "+1 512-555-0101"):
 // such text can at worst be arithmetic of digits, never a function call (HYPERLINK) or DDE (cmd|'...'!A0).
-
-// First characters, as char codes: checked on every csv cell, so a compare rather than a lookup.
+// First characters are compared as char codes: this runs on every csv cell.
 const TAB = 0x09;
 const CR = 0x0d;
 const PLUS = 0x2b;

@@ -39,7 +39,7 @@ import { checkWhereFields, createWhereFilter, type WhereCondition } from './wher
 
 type Item = Record<string, unknown>;
 
-/** The output options of cli.md's "Output" table, as every command that writes items has them. */
+/** The output options of docs/output.md's "Options" table, as every command that writes items has them. */
 export interface OutputFlags extends FormatFlags {
   fields?: string[];
   /** --where, each parsed before any request (where.ts); all must hold. */
@@ -115,7 +115,6 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   if (flags.bom && !bomApplies)
     messages.warn(`--bom applies to csv and tsv only: ${format} is written without one`);
   const width = toTerminal ? io.stdout.columns || undefined : columnsFromEnv(io.env.COLUMNS);
-  // --fields renames (`name:Company`): the column names every format writes.
   const labels = fieldLabels(flags.fields);
   const options: RenderOptions = {
     format,
@@ -342,8 +341,6 @@ async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
     }
   }
 }
-
-// --append's rules: only line formats, the same header, a complete last line.
 
 const APPENDABLE: readonly OutputFormat[] = ['csv', 'tsv', 'ndjson'];
 

@@ -52,7 +52,6 @@ export function keysInOrder(record: Record<string | symbol, unknown>): string[] 
 // strings, and writing them as \uXXXX escapes keeps the parsed value identical.
 const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** JSON text with the characters above written as \uXXXX escapes. */
 export function escapeRiskyInJson(text: string): string {
   return text.replace(RISKY_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

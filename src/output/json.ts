@@ -15,7 +15,6 @@ export function itemJson(
   return escapeRiskyInJson(jsonText(chosenFields(item, fields, labels)));
 }
 
-/** The whole item, or exactly the chosen keys. */
 function chosenFields(
   item: Record<string, unknown>,
   fields: readonly string[] | undefined,

@@ -8,14 +8,11 @@ import type { RenderOptions, TextRenderer } from './formats.js';
 
 /** Rows held back to lay out the columns when no page end (flush) comes first. */
 export const SAMPLE_ROWS = 100;
-/** Spaces between two columns. */
 const GAP = '  ';
 const BOLD_ON = '\x1b[1m';
 const BOLD_OFF = '\x1b[22m';
-/**
- * The columns a person triages leads by, most needed first: kept whole, and left out only after every
- * other column, the last of them first (the name never: a row without it says nothing).
- */
+// The columns a person triages leads by, most needed first: kept whole, and left out only after every
+// other column, the last of them first (the name never: a row without it says nothing).
 const DECIDING = ['name', 'rating', 'phone', 'website'];
 /** A long column (an address, a category) is cut down to this before any column is left out. */
 const LONG_MIN = 16;
@@ -191,7 +188,6 @@ function capWidths(natural: number[], room: number): number[] {
   return natural.map((cells) => (cells > cap && spare-- > 0 ? cap + 1 : Math.min(cells, cap)));
 }
 
-/** A note cut into lines of at most `width` columns, at spaces. */
 function wrapWords(text: string, width: number): string[] {
   const lines = [''];
   for (const word of text.split(' ')) {

@@ -136,10 +136,8 @@ function numberText(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ).
- * Lower-cased, Turkish İ is i and a combining dot (U+0307); the dot goes, so İstanbul ~ istanbul.
- */
+// Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ).
+// Lower-cased, Turkish İ is i and a combining dot (U+0307); the dot goes, so İstanbul ~ istanbul.
 function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('i\u0307', 'i');
 }

@@ -40,10 +40,8 @@ const MAX_URL_CHARS = 2_079;
 /** Column widths in characters: wide enough for a short header, never wider than a screen's half. */
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 60;
-/**
- * Websites that become links: exceljs keeps every link in memory until the sheet ends (they come
- * after the rows in the XML), and Excel itself holds about this many in a sheet; later ones are text.
- */
+// Websites that become links: exceljs keeps every link in memory until the sheet ends (they come after
+// the rows in the XML), and Excel itself holds about this many in a sheet; later ones are text.
 const MAX_HYPERLINKS = 65_530;
 const HYPERLINK_FONT = { color: { argb: 'FF0563C1' }, underline: true };
 
@@ -77,7 +75,6 @@ function numberCell(digits: string): unknown {
   return Number.isFinite(value) && significantDigits(digits) <= EXCEL_DIGITS ? value : textCell(digits);
 }
 
-/** What one value becomes in a cell. */
 export function cellValue(field: string, value: unknown, linkAllowed = true): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return numberCell(JSON.stringify(value));
@@ -97,11 +94,9 @@ export function cellValue(field: string, value: unknown, linkAllowed = true): un
   return textCell(cellText(value));
 }
 
-/**
- * Whether the stream into the zip holds a full buffer, so that it will say 'drain' once emptied. exceljs
- * writes the sheet into it without looking at write()'s answer, and archiver wraps it in a
- * readable-stream 2 PassThrough, which predates `writableNeedDrain`: its state is read instead.
- */
+// Whether the stream into the zip holds a full buffer, so that it will say 'drain' once emptied. exceljs
+// writes the sheet into it without looking at write()'s answer, and archiver wraps it in a readable-stream
+// 2 PassThrough, which predates `writableNeedDrain`: its state is read instead.
 function isBackedUp(stream: NodeJS.WritableStream): boolean {
   const state = (stream as { _writableState?: { length: number; highWaterMark: number } })._writableState;
   return state !== undefined && state.length >= state.highWaterMark;
