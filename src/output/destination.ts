@@ -261,10 +261,8 @@ interface Sink {
   close(): Promise<void>;
 }
 
-/**
- * A writable stream, normally process.stdout, listened to for 'error' its whole life: an EPIPE must never
- * crash Node as an unhandled 'error' event. After an error every pending and later write rejects with it.
- */
+// A writable stream, normally process.stdout, listened to for 'error' its whole life: an EPIPE must never
+// crash Node as an unhandled 'error' event. After an error every pending and later write rejects with it.
 class StreamSink implements Sink {
   private failure: Error | undefined;
   private readonly pending = new Set<(error: Error) => void>();

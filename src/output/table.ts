@@ -1,6 +1,5 @@
-// table: borderless aligned columns, as gh and kubectl print them. It streams: the columns are laid out
-// from the first rows (the first page, or SAMPLE_ROWS) and the terminal's width, and a later cell wider
-// than its column is cut with "…", never re-laid out, so memory stays bounded whatever the row count.
+// table: borderless aligned columns, laid out once from the first rows and streamed, so memory stays
+// bounded whatever the row count (docs/output.md, "The formats").
 
 import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';

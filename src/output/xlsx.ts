@@ -1,6 +1,5 @@
-// xlsx: one sheet written by exceljs's streaming WorkbookWriter, whose zip turns committed rows into
-// bytes as they come, so memory stays bounded. Cells are typed so that a spreadsheet never changes them
-// (docs/output.md, "xlsx"): text never a formula, numbers within 15 digits, http(s) websites as links.
+// xlsx: one sheet written by exceljs's streaming WorkbookWriter, whose zip turns committed rows into bytes
+// as they come; cells typed so that a spreadsheet never changes them (docs/output.md, "The formats").
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this one module is the
