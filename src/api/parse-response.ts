@@ -1,8 +1,6 @@
-// From a 2xx body to the client's results, through the schemas of schemas.ts. The as-sent items keep
-// what the server sent (key order, unknown and odd keys, number digits): a schema's reading of the known
-// fields is written back into the item the body gave, rather than the item replaced by the schema's
-// copy. The client hands out their typed reading (typedItem below), which keeps the as-sent item
-// reachable through asSent() when the two differ.
+// From a 2xx body to the client's results, through the schemas of schemas.ts. A schema's reading of the
+// known fields is written back into the item the body gave (key order, unknown keys and digits kept); the
+// client hands out typedItem's reading, the as-sent item reachable through asSent() (exact-number.ts).
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { oneLine } from '../text/terminal-text.js';

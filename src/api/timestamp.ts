@@ -36,9 +36,8 @@ export const systemClock: Clock = {
     }),
 };
 
-// `--since <when>`: an absolute ISO date or date-time, or a span back from now (`24h`, `7d`).
-// A date alone means midnight UTC, and a date-time without `Z` or an offset is read as UTC too: the
-// API's timestamps are UTC, and one rule for every zone-less form is easier to remember than two.
+// `--since <when>` (docs/commands.md): an ISO date or date-time, or a span back from now (`24h`, `7d`).
+// Every zone-less form is UTC, as the API's timestamps are: one rule is easier to remember than two.
 const SPAN_UNIT_MS: Record<string, number> = {
   s: 1_000,
   m: 60_000,

@@ -61,7 +61,6 @@ export interface TextRenderer extends Renderer {
 /** U+FEFF as the first character: Excel then reads the file as UTF-8 rather than the ANSI code page. */
 export const BYTE_ORDER_MARK = '\ufeff';
 
-/** A chunk as bytes (text as UTF-8). */
 export const chunkBytes = (chunk: Chunk): Uint8Array =>
   typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 

@@ -1,6 +1,5 @@
-// Reads of the head of the list (page 1, as large as the API gives): items saved during the run stand
-// in front of every older item, so only a head read proves an item new, and it counts the anchor's
-// items deleted, which certifies the pipelined window (positions.ts).
+// Reads of the head of the list (README.md, invariants 3 and 4): only a head read proves an item new, and
+// it counts the anchor's items deleted, which certifies the pipelined window (positions.ts).
 import { deletedSinceAnchor, windowCertified } from './positions.js';
 import type { Ledger } from './reconcile.js';
 import type { Requests } from './requests.js';
