@@ -10,8 +10,7 @@ export const SAMPLE_ROWS = 100;
 const GAP = '  ';
 const BOLD_ON = '\x1b[1m';
 const BOLD_OFF = '\x1b[22m';
-// The columns a person triages leads by, most needed first: kept whole, and left out only after every
-// other column, the last of them first (the name never: a row without it says nothing).
+// The columns a person triages leads by, most needed first (docs/output.md, "The formats": table).
 const DECIDING = ['name', 'rating', 'phone', 'website'];
 /** A long column (an address, a category) is cut down to this before any column is left out. */
 const LONG_MIN = 16;
@@ -140,8 +139,7 @@ function planLayout(columns: readonly string[], rows: TableCell[][], options: Re
     GAP.length * (indexes.length - 1);
   const shown = columns.map((_, index) => index);
   const width = options.width;
-  // The default columns only (those named with --fields are all kept): the others from the last, then
-  // the deciding ones from the least needed, until the rest fit with every long column still useful.
+  // Only the default columns are fitted by leaving some out (docs/output.md, "The formats": table).
   if (width !== undefined && !options.fields?.length) {
     const leftOut = [
       ...shown.filter((index) => !deciding(index)).reverse(),
