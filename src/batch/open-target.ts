@@ -37,9 +37,8 @@ export interface TargetOptions {
   renderer: Renderer;
 }
 
-// Set aside beside the state (in its lock folder) for the save that must fit once the disk is full: the
-// answers in flight when the output could not be written, so that --resume writes them without searching
-// again. A search's answer is rarely over 64 KiB; 16 in flight at most.
+// Set aside for the save that must fit once the disk is full (docs/batch.md, "Resume"). A search's answer
+// is rarely over 64 KiB; 16 in flight at most.
 const STATE_RESERVE = 2 ** 20;
 
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
@@ -58,8 +57,7 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
     return { output, stateFile: undefined, state: freshState(plan, shape), release: () => {} };
   }
   const name = file as string;
-  // Held before it is read and until the run ends: a second batch on FILE stops here, before any
-  // request, and never touches the first one's state or partial file.
+  // Held before it is read and until the run ends (docs/batch.md, "Resume": one batch per file).
   const held = await holdStateFile(statePath(name), 'batch state', { sync: false, reserve: STATE_RESERVE });
   try {
     return await openFileTarget(name, where.target, held, options);

@@ -240,9 +240,8 @@ function isArrayText(text: string): boolean {
   }
 }
 
-// What a batch has sent: a search is counted as sent and named as unanswered, saved, before it goes out;
-// an answer with results is kept (saved) until its rows are written. Saves go out in the order asked
-// for, so the last one on disk is the newest.
+// What a batch has sent (docs/batch.md, "Resume"). Saves go out in the order asked for, so the last one on
+// disk is the newest.
 export function recordSends(state: BatchState, stateFile: HeldFile | undefined) {
   let last: Promise<void> = Promise.resolve();
   const persist = () => {

@@ -1,8 +1,6 @@
-// Where output goes, and the one place its bytes leave the process. Opening (resolveOutputPath and
-// below): what -o names by shell conventions, an -o FILE's partial file renamed over FILE on success, a
-// FIFO or device written directly, FILE itself for --append, a stopped batch's partial file for
-// --resume, and file errors in words a user can act on (the state files and input readers use them
-// too). Writing (openOutput, OutputTarget): optionally counting and hashing every byte for a batch.
+// Where output goes, and the one place its bytes leave the process: what -o names (docs/output.md, "`-o`
+// and each kind of path"), --append, --resume's partial file, and file errors in words a user can act on
+// (the state files and input readers use them too); optionally counting and hashing every byte for a batch.
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
 // few hundred writes rather than 200k. A batch that is not full is still written on the next turn

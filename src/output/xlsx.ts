@@ -44,8 +44,7 @@ const MAX_WIDTH = 60;
 const MAX_HYPERLINKS = 65_530;
 const HYPERLINK_FONT = { color: { argb: 'FF0563C1' }, underline: true };
 
-// XML 1.0 cannot carry these (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates): exceljs
-// would drop them without a word, so they are written as visible escapes, as a table shows them.
+// XML 1.0 cannot carry these and exceljs would drop them without a word: written as visible escapes.
 const NOT_IN_XML =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
