@@ -144,7 +144,6 @@ export class LeadClient {
     this.#clock = options.clock ?? systemClock;
     this.#log = options.logger && maskedLog(options.logger, apiKey);
     const hooks = options.hooks ?? {};
-    // Waits reach the logger through the hook the retry loop calls.
     const onWait = (event: WaitEvent) => {
       this.#log?.(`wait ${event.waitMs} ms after ${event.failure}`, { ...event });
       hooks.onWait?.(event);
@@ -254,7 +253,6 @@ export class LeadClient {
     await this.#closed;
   }
 
-  /** A call as callers get it: its result, or with withResponse() its result and answer. */
   #send<T>(build: () => Call<T>, options: RequestOptions | undefined): ResponsePromise<T> {
     const called = (async () => this.#call(build(), options))();
     const data = called.then((answer) => answer.data);
@@ -352,11 +350,9 @@ export class LeadClient {
     throw clientErrorFor(raw, url);
   }
 
-  /**
-   * One HTTP exchange: the body read to its end under the cap, all under the deadline. Rejects with a
-   * LeadError: abortErrorFor(the caller's reason), a NetworkError (the deadline's is a timeout), a
-   * ProtocolError for a peer that does not speak HTTP, or unexpectedFailure().
-   */
+  // One HTTP exchange: the body read to its end under the cap, all under the deadline. Rejects with a
+  // LeadError: abortErrorFor(the caller's reason), a NetworkError (the deadline's is a timeout), a
+  // ProtocolError for a peer that does not speak HTTP, or unexpectedFailure().
   async #exchange(
     call: Call<unknown>,
     state: CallState,
@@ -385,7 +381,6 @@ export class LeadClient {
         headers: { ...state.headers, 'accept-encoding': ACCEPT_ENCODING },
         ...(call.body === undefined ? {} : { body: call.body }),
         signal: controller.signal,
-        // undici's own timeouts are a backstop; the deadline above is the real one.
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -418,10 +413,8 @@ export class LeadClient {
     }
   }
 
-  /**
-   * Every error of a call says which request, after how many attempts, and what the server asked;
-   * a key the server echoed is masked; then the onError hook sees it.
-   */
+  // Every error of a call says which request, after how many attempts, and what the server asked; a
+  // key the server echoed is masked; then the onError hook sees it.
   #annotate(error: unknown, call: Call<unknown>, state: CallState): unknown {
     if (!(error instanceof LeadError)) return error;
     maskKeyIn(error, this.#apiKey);

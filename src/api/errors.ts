@@ -1,4 +1,4 @@
-// Typed errors and their one fact sheet. Each error knows its exit code (cli.md's table), a stable
+// Typed errors and their one fact sheet. Each error knows its exit code (`leadctl help exit-codes`), a stable
 // snake_case `code` for programs, and what to do about it for each reader: `hint` for a program using
 // the library (its options, in backticks), `cliHint` for a person at leadctl (flags and commands).
 // Only cli.ts turns an error into an exit code, lines or a JSON object, all from the same fields.

@@ -157,12 +157,10 @@ class ExactJsonParser {
 /** Far beyond any real API body (leads nest 3 deep), far below what would exhaust the stack. */
 export const MAX_JSON_DEPTH = 1000;
 
-/**
- * Matches (at least) every place where JSON.parse would lose something: a number token in value
- * position (after `:` `,` `[`) with an exponent, 16 or more digits, five leading fraction zeros, a
- * trailing fraction zero, or `-0`; and an object key that is an array index, which a JS object would
- * move to the front. It may also match inside a string ("x: 4.50,"): that costs only the slow parser.
- */
+// Matches (at least) every place where JSON.parse would lose something: a number token in value position
+// (after `:` `,` `[`) with an exponent, 16 or more digits, five leading fraction zeros, a trailing fraction
+// zero, or `-0`; and an object key that is an array index, which a JS object would move to the front. It
+// may also match inside a string ("x: 4.50,"): that costs only the slow parser.
 const JSON_PARSE_COULD_CHANGE =
   /[:,[]\s*(?:-?(?:\d[\d.]*[eE]|\d[\d.]{15}|0\.0{5}|\d+\.\d*0\s*[,}\]])|-0\s*[,}\]])|"(?:0|[1-9]\d*)"\s*:/;
 

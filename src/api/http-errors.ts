@@ -253,9 +253,7 @@ export function unexpectedFailure(error: unknown, url: URL): LeadError {
   });
 }
 
-// The server's own words from an error body, whatever shape it chose: the spec does not fix one, so
-// this reads the common ones (plain `message`, `error`, FastAPI's `detail` list, `errors` arrays,
-// RFC 9457 problem details, Rails-style field maps) and falls back to the first line of plain text.
+// The server's own words from an error body, whatever shape it chose (docs/retries.md, "Error messages").
 // Server text is untrusted and ends up on a terminal: it goes through the one sanitizer, oneLine.
 export function extractServerMessage(body: string, contentType?: string): string | undefined {
   const text = body.trim();

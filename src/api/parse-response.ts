@@ -1,9 +1,6 @@
-// From a 2xx body to the client's results, through the schemas of schemas.ts. The as-sent items keep
-// what the server sent (key order, unknown and odd keys, number digits): a schema's reading of the known
-// fields is written back into the item the body gave, rather than the item replaced by the schema's
-// copy. The client hands out their typed reading (typedItem below), which keeps the as-sent item
-// reachable through asSent() when the two differ.
-
+// From a 2xx body to the client's results, through the schemas of schemas.ts. A schema's reading of the
+// known fields is written back into the item the body gave (key order, unknown keys and digits kept); the
+// client hands out typedItem's reading, the as-sent item reachable through asSent() (exact-number.ts).
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { oneLine } from '../text/terminal-text.js';
@@ -80,9 +77,8 @@ export function parseSearchResponse(
 }
 
 /**
- * Fills what the server left out. totalPages comes from total and limit; a missing total is derived
- * only when this page is visibly the last one, since guessing it would make paging stop early or
- * run forever.
+ * Fills what the server left out. totalPages comes from total and limit; a missing total is derived only
+ * when this page is visibly the last one, since guessing it would make paging stop early or run forever.
  */
 export function completeMeta(
   raw: unknown,
@@ -90,7 +86,6 @@ export function completeMeta(
   itemCount: number,
   response?: RawResponse,
 ): Meta {
-  // A meta that cannot be read at all counts as missing.
   const meta = WireMetaSchema.safeParse(raw).data ?? {};
   const page = meta.page ?? request.page ?? DEFAULT_PAGE;
   const limit = meta.limit ?? request.limit ?? DEFAULT_LIMIT;
@@ -265,10 +260,8 @@ function readField(kind: FieldKind, value: unknown): unknown {
   }
 }
 
-/**
- * A JSON value with every number a JS number holds as that number (ExactNumber kept only for what it
- * cannot hold) and recorded key orders dropped; the value itself when nothing changes.
- */
+// A JSON value with every number a JS number holds as that number (ExactNumber kept only for what it
+// cannot hold) and recorded key orders dropped; the value itself when nothing changes.
 function plainValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (value instanceof ExactNumber) return numberHoldsToken(value.digits) ? value.toNumber() : value;
@@ -313,7 +306,6 @@ function setOwn(record: Record<string, unknown>, key: string, value: unknown): v
   }
 }
 
-// Reading a response body with a ceiling, on the bytes received and on what gzip or br unpacks to.
 /** A page of 100 leads is about 30 KB: this leaves room for any real page and stops a runaway body. */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 

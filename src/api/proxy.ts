@@ -1,6 +1,5 @@
-// Proxies the way curl reads them: HTTPS_PROXY for https:// targets, HTTP_PROXY for http://, NO_PROXY
-// to go direct (lower-case names first, as curl looks them up). The library reads no environment: the
-// CLI passes its environment here and hands the dispatcher to LeadClient.
+// Proxies the way curl reads them (docs/retries.md, "Proxies, certificates and compression"). The library
+// reads no environment: the CLI passes its environment here and hands the dispatcher to LeadClient.
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { UsageError } from './errors.js';
 import { redactUrl } from './url.js';

@@ -1,6 +1,5 @@
 // `leadctl api`: where a raw path goes (always under the API root, so the key never leaves it), and
 // --paginate over any page-numbered list, yielding each page's items as the text the server sent.
-
 import { oneLine } from '../text/terminal-text.js';
 import type { LeadClient } from './client.js';
 import { ProtocolError, UsageError } from './errors.js';

@@ -1,9 +1,5 @@
-// The retry policy of cli.md's "Retries and rate limits": pure functions that read waits and decide,
-// and one loop that runs attempts and sleeps through a Clock (so tests never really wait).
-//
-// Two budgets: 5xx and network failures share `retries`; 429s have their own count of waits, since a
-// rate limit that resets within --max-wait is worth waiting for more than three times.
-
+// The retry policy of docs/retries.md: pure functions that read waits and decide, and one loop that runs
+// attempts and sleeps through a Clock (so tests never really wait); 429s have their own count of waits.
 import { oneLine } from '../text/terminal-text.js';
 import { type Hints, hints, NetworkError, RateLimitedError } from './errors.js';
 import { extractServerMessage, parseJsonBody, rateLimitHints, serverErrorFor } from './http-errors.js';

@@ -2,7 +2,6 @@
 // fields (in the spec's order: the default csv/tsv columns), and the types a library user writes against.
 // The spec fixes field names but not nullability or exact types, so the reading is lenient: only the
 // list itself is required.
-
 import * as z from 'zod/mini';
 import { ExactNumber, numberFromToken } from './exact-number.js';
 
@@ -28,12 +27,8 @@ export type JsonNumber = number | ExactNumber;
  */
 export type Id = string | number | ExactNumber;
 
-// ---- how each kind of field is read
-
-/**
- * Ids: a non-empty string, or a JSON number kept as sent (the paging compares them as text). Missing
- * or null is read as sent: only the runs that need ids to be exact (paging, --unique) refuse it.
- */
+// Ids: a non-empty string, or a JSON number kept as sent (the paging compares them as text). Missing or
+// null is read as sent: only the runs that need ids to be exact (paging, --unique) refuse it.
 const identity = z.nullish(
   z.union([z.string().check(z.minLength(1, { error: 'is empty' })), z.number(), z.instanceof(ExactNumber)], {
     error: 'is neither a string nor a number',
@@ -60,8 +55,6 @@ export function readNumber(value: unknown): JsonNumber | null {
   const digits = whole.replace(/^0+(?=\d)/, '') || '0';
   return numberFromToken(`${sign === '-' ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}${exponent}`);
 }
-
-// ---- resources
 
 export const LeadSchema = z.looseObject({
   id: identity,
@@ -191,8 +184,6 @@ const typesMatchSchemas: [
 ] = [true, true, true];
 void typesMatchSchemas;
 
-// ---- envelopes
-
 /** A count in meta or a search response, as a JS number; one that cannot be read counts as missing. */
 const count = z.optional(
   z.transform((value: unknown) => {
@@ -248,8 +239,6 @@ export type SearchResponse = {
   /** Other fields of the response, as sent. */
   [key: string]: unknown;
 };
-
-// ---- error bodies
 
 /** Where a 429 body may say when to retry; the spec names `retryAfter` but not its place. */
 const retryAfterFields = { retryAfter: z.optional(z.unknown()), retry_after: z.optional(z.unknown()) };

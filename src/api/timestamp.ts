@@ -36,9 +36,8 @@ export const systemClock: Clock = {
     }),
 };
 
-// `--since <when>`: an absolute ISO date or date-time, or a span back from now (`24h`, `7d`).
-// A date alone means midnight UTC, and a date-time without `Z` or an offset is read as UTC too: the
-// API's timestamps are UTC, and one rule for every zone-less form is easier to remember than two.
+// `--since <when>` (docs/commands.md): an ISO date or date-time, or a span back from now (`24h`, `7d`).
+// Every zone-less form is UTC, as the API's timestamps are: one rule is easier to remember than two.
 const SPAN_UNIT_MS: Record<string, number> = {
   s: 1_000,
   m: 60_000,
@@ -85,7 +84,6 @@ function parseDateTime(value: string): Date | undefined {
   if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || hours > 23 || minutes > 59) return undefined;
   const ms = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-  // 09:30+02:00 is 07:30 UTC: subtract the offset.
   const offset = (match[8] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset);
 }

@@ -1,6 +1,5 @@
 // The base URL: what users may type for --base-url, how /api/v1/<path> is put on it, and the rule that
 // the key never travels over plain http:// to anything but this machine.
-
 import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { hints, UsageError } from './errors.js';
 

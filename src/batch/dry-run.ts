@@ -1,6 +1,4 @@
-// `search --input FILE --dry-run`: the cost before it is spent. The input and -o FILE's state are read
-// as a real run reads them, and the usage ledger is set beside the plan's limits. Nothing is sent,
-// locked or written; the report goes to stderr, with --quiet too, since it is what was asked for.
+// `search --input FILE --dry-run`: the cost before it is spent (docs/batch.md, "Dry run").
 import { UsageError } from '../api/errors.js';
 import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
@@ -71,10 +69,8 @@ export async function runBatchDryRun(
   io.stderr.write(`${lines.map((line) => safeForStderr(line)).join('\n')}\n`);
 }
 
-/**
- * The stopped batch of -o FILE, checked as --resume checks it (exit 2 where a resume would be
- * refused); undefined when there is none. Without --resume a state file is only reported.
- */
+// The stopped batch of -o FILE, checked as --resume checks it (exit 2 where a resume would be refused);
+// undefined when there is none. Without --resume a state file is only reported.
 async function stoppedBatch(
   plan: BatchPlan,
   flags: DryRunFlags,

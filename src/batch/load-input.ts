@@ -105,10 +105,8 @@ export async function loadBatchPlan(
   return plan.finish(source, words);
 }
 
-/**
- * The rows as they are read: validated, repeats counted, the unique searches kept (with `keepRows`)
- * and fingerprinted. After the first bad row nothing more is kept: the batch will not run.
- */
+// The rows as they are read: validated, repeats counted, the unique searches kept (with `keepRows`) and
+// fingerprinted. After the first bad row nothing more is kept: the batch will not run.
 function planBuilder(keepRows: boolean) {
   const keys = new Set<string>();
   const fingerprint = createHash('sha256');
@@ -232,10 +230,8 @@ async function* inputChunks(
   }
 }
 
-/**
- * A file, or a FIFO read as a pipe is (polled, not a thread blocked in read(2)): a signal stops the
- * read at once even when the writer sends nothing, and nothing is left to keep the process alive.
- */
+// A file, or a FIFO read as a pipe is (polled, not a thread blocked in read(2)): a signal stops the read
+// at once even when the writer sends nothing, and nothing is left to keep the process alive.
 async function openForReading(path: string): Promise<Readable> {
   const info = await stat(path);
   if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
@@ -246,11 +242,9 @@ async function openForReading(path: string): Promise<Readable> {
 const SAVE_AS_UTF8 =
   'in Excel: File > Save As > "CSV UTF-8 (Comma delimited)"; or: iconv -f windows-1252 -t utf-8 in.csv > in-utf8.csv';
 
-/**
- * The input's text, chunk by chunk: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its
- * byte-order mark. Anything else is refused as soon as it is seen, naming the fix: an old .xls
- * workbook, UTF-16 without a mark, or bytes that are not UTF-8 (Windows-1252 from an old Excel).
- */
+// The input's text, chunk by chunk: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its
+// byte-order mark. Anything else is refused as soon as it is seen, naming the fix: an old .xls workbook,
+// UTF-16 without a mark, or bytes that are not UTF-8 (Windows-1252 from an old Excel).
 async function* decodeText(
   chunks: AsyncIterable<Buffer>,
   head: Buffer,

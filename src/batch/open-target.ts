@@ -37,11 +37,8 @@ export interface TargetOptions {
   renderer: Renderer;
 }
 
-/**
- * Set aside beside the state (in its lock folder) for the save that must fit once the disk is full:
- * the answers in flight when the output could not be written, so that --resume writes them without
- * searching again. A search's answer is rarely over 64 KiB; 16 in flight at most.
- */
+// Set aside for the save that must fit once the disk is full (docs/batch.md, "Resume"). A search's answer
+// is rarely over 64 KiB; 16 in flight at most.
 const STATE_RESERVE = 2 ** 20;
 
 export async function openBatchTarget(options: TargetOptions): Promise<BatchTarget> {
@@ -60,8 +57,7 @@ export async function openBatchTarget(options: TargetOptions): Promise<BatchTarg
     return { output, stateFile: undefined, state: freshState(plan, shape), release: () => {} };
   }
   const name = file as string;
-  // Held before it is read and until the run ends: a second batch on FILE stops here, before any
-  // request, and never touches the first one's state or partial file.
+  // Held before it is read and until the run ends (docs/batch.md, "Resume": one batch per file).
   const held = await holdStateFile(statePath(name), 'batch state', { sync: false, reserve: STATE_RESERVE });
   try {
     return await openFileTarget(name, where.target, held, options);
@@ -138,10 +134,8 @@ async function resumeTarget(
   return { output, stateFile: held, state: stopped };
 }
 
-/**
- * Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
- * came before (json's `,`), so one row rendered and thrown away stands for those already written.
- */
+// Brings a new renderer to where the stopped run's was: a streaming renderer only keeps whether a row
+// came before (json's `,`), so one row rendered and thrown away stands for those already written.
 function primeRenderer(renderer: Renderer, rowsWritten: number): void {
   renderer.start();
   if (rowsWritten > 0) renderer.row({});

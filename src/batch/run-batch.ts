@@ -2,7 +2,6 @@
 // output is the same whatever the timing and "done" is always a prefix of the rows (what --resume
 // needs). No search starts more than twice `concurrency` rows ahead of the first one not handed on, so
 // one slow search never piles answers up behind it. It knows nothing of files or formats.
-
 export type SearchOutcome<Result> =
   | { kind: 'found'; results: Result[] }
   | { kind: 'refused'; error: unknown }

@@ -1,11 +1,5 @@
-// FILE.state: how far a batch writing to -o FILE got, so --resume can continue it. Searches are
-// written in input order, so "done" is a prefix of the unique rows, with the byte length and SHA-256
-// of the partial file after the last fully written search. The batch holds the file for its whole run
-// (one writer) and rewrites it atomically (checkpoint/checkpoint-file.ts) when a search goes out, when
-// its answer comes and after every search (recordSends), so a crash, Ctrl-C or a full disk at any
-// moment leaves a state that matches the partial file, names the searches sent without an answer (a
-// --resume does not send them again on its own) and keeps the answers not yet written (it writes them
-// without searching). Read back, it is checked whole (checkStateAgreement) before anything is sent.
+// FILE.state: how far a batch writing to -o FILE got, so --resume can continue it (docs/batch.md, "Resume").
+// Rows are written in input order, so `done` is a prefix of the unique rows; recordSends keeps it current.
 import { readFile, rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { HttpError, NetworkError, RateLimitedError, UsageError } from '../api/errors.js';
@@ -84,7 +78,6 @@ export function statePath(outputFile: string): string {
   return `${outputFile}.state`;
 }
 
-/** Writes the state atomically through the batch's held file. */
 export async function saveState(file: HeldFile, state: BatchState): Promise<void> {
   await file.write(`${JSON.stringify(state)}\n`);
 }
@@ -247,12 +240,10 @@ function isArrayText(text: string): boolean {
   }
 }
 
-// What a batch has sent: a search is counted as sent and named as unanswered, saved, before it goes out;
-// an answer with results is kept (saved) until its rows are written. Saves go out in the order asked
-// for, so the last one on disk is the newest.
+// What a batch has sent (docs/batch.md, "Resume"). Saves go out in the order asked for, so the last one on
+// disk is the newest.
 export function recordSends(state: BatchState, stateFile: HeldFile | undefined) {
   let last: Promise<void> = Promise.resolve();
-  /** Saves the state as it is now (after every search). */
   const persist = () => {
     if (!stateFile) return Promise.resolve();
     const snapshot = structuredClone(state);

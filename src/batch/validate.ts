@@ -1,6 +1,5 @@
 // Turns raw entries into searches, or into "line 3: ..." problems, and says when two are the same search.
-// Every row is checked before the first request, so that a typo on line 40 cannot stop a batch after
-// 39 searches were paid for.
+// Every row is checked before the first request: a typo on line 40 cannot stop a batch 39 searches in.
 import type { InputProblem, RawEntry } from './input-parse.js';
 
 export interface SearchRow {

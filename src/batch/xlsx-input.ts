@@ -20,7 +20,6 @@ interface ZipPart {
   method: number;
   packed: number;
   size: number;
-  /** Where its packed bytes start. */
   offset: number;
 }
 

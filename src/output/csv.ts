@@ -1,5 +1,4 @@
-// csv and tsv, and the formula guard they share. csv: RFC 4180, records ending with CRLF, a field
-// quoted when it holds , " CR or LF; values exact apart from the guard. row() runs once per exported
+// csv and tsv, and their formula guard (docs/output.md, "The formats"). row() runs once per exported
 // item, so it is written for speed: one string built by concatenation, the common cells first.
 import { ExactNumber } from '../api/exact-number.js';
 import { sanitizeForTerminal, UNSAFE_FOR_TERMINAL, visibleEscape } from '../text/terminal-text.js';
@@ -54,10 +53,9 @@ export function createCsvRenderer(options: RenderOptions): TextRenderer {
   };
 }
 
-/**
- * csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
- * header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay exact.
- */
+// csv on a terminal: a person reads it, so every control character or escape sequence in a cell (and a
+// header from --fields) shows as a visible escape, as in a table and tsv; to a pipe or file, bytes stay
+// exact.
 function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
   const columns = columnsFor(options.fields, options.defaultFields);
   const safeField = (field: string) =>
@@ -75,12 +73,9 @@ function createTerminalCsvRenderer(options: RenderOptions): TextRenderer {
   };
 }
 
-// The formula guard (CWE-1236, "CSV injection"): a cell a spreadsheet would run as a formula (starting
-// with =, +, -, @, or tab or CR, which some strip before looking) gets a leading ', which makes it text.
-// A leading + or - stays when the rest is plainly a number or a phone number ("-12.5", "+1 512-555-0101"):
-// such text can at worst be arithmetic of digits, never a function call (HYPERLINK) or DDE (cmd|'...'!A0).
-
-// First characters, as char codes: checked on every csv cell, so a compare rather than a lookup.
+// The formula guard (CWE-1236, "CSV injection"): a leading + or - stays when the rest is plainly a number
+// or a phone: such text can at worst be arithmetic of digits, never a function call (HYPERLINK) or DDE
+// (cmd|'...'!A0). First characters are compared as char codes: this runs on every csv cell.
 const TAB = 0x09;
 const CR = 0x0d;
 const PLUS = 0x2b;
@@ -106,9 +101,8 @@ export function guardFormula(text: string): string {
   return looksLikeFormula(text) ? `'${text}` : text;
 }
 
-// tsv: fields separated by tab, like PostgreSQL's text COPY format: a backslash written \\, tab \t, LF
-// \n, CR \r, every other unsafe character as a table's visible escape (\x1b, \u202e). Cells get csv's
-// formula guard, which looks at the value before escaping (a leading tab is a formula).
+// tsv: escaped like PostgreSQL's text COPY format (docs/output.md, "The formats"). Cells get csv's formula
+// guard, which looks at the value before escaping (a leading tab is a formula).
 const UNSAFE_IN_TSV = new RegExp(`\\\\|${UNSAFE_FOR_TERMINAL.source}`, 'gu');
 
 export function escapeTsvField(text: string): string {

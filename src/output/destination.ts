@@ -1,8 +1,6 @@
-// Where output goes, and the one place its bytes leave the process. Opening (resolveOutputPath and
-// below): what -o names by shell conventions, an -o FILE's partial file renamed over FILE on success, a
-// FIFO or device written directly, FILE itself for --append, a stopped batch's partial file for
-// --resume, and file errors in words a user can act on (the state files and input readers use them
-// too). Writing (openOutput, OutputTarget): optionally counting and hashing every byte for a batch.
+// Where output goes, and the one place its bytes leave the process: what -o names (docs/output.md, "`-o`
+// and each kind of path"), --append, --resume's partial file, and file errors in words a user can act on
+// (the state files and input readers use them too); optionally counting and hashing every byte for a batch.
 //
 // Small chunks (one csv row) are gathered into batches of about 64 KB, so a 200k-row export costs a
 // few hundred writes rather than 200k. A batch that is not full is still written on the next turn
@@ -13,8 +11,6 @@ import { type FileHandle, lstat, open, readlink, rename, rm, stat, truncate } fr
 import { dirname, resolve } from 'node:path';
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { type Chunk, chunkBytes, joinChunks } from './formats.js';
-
-// Errors, in words a user can act on.
 
 /** stdout's reader went away (EPIPE, e.g. `leadctl leads --all | head`): the CLI ends quietly, exit 0. */
 export class BrokenPipeError extends Error {
@@ -41,7 +37,6 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** "permission denied" for an EACCES, else the error's code or message. */
 export function reasonOf(error: unknown): string {
   const code = errorCode(error);
   if (code && REASONS[code]) return REASONS[code];
@@ -55,8 +50,6 @@ export function writeFailure(target: string, error: unknown): LeadError {
     cause: error,
   });
 }
-
-// What -o names, by shell conventions.
 
 export type OutputPath =
   | { kind: 'stdout' }
@@ -108,8 +101,6 @@ async function followLinks(file: string): Promise<string> {
   throw new UsageError(`cannot write ${file}: too many levels of symbolic links`);
 }
 
-// The partial file.
-
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDWR, O_WRONLY } = constants;
 const PARTIAL_SUFFIX = '.partial';
 
@@ -155,8 +146,6 @@ export async function createPartialFile(
     return { handle, path };
   }
 }
-
-// --append and --resume: opening a file that is already there.
 
 /** What FILE held when --append opened it. */
 export interface AppendingTo {
@@ -264,18 +253,14 @@ async function hashPrefix(handle: FileHandle, length: number): Promise<Hash> {
   return hash;
 }
 
-// Writing.
-
 /** Where the bytes go: each write resolves once the data is handed over (awaiting it is the backpressure). */
 interface Sink {
   write(data: Chunk): Promise<void>;
   close(): Promise<void>;
 }
 
-/**
- * A writable stream, normally process.stdout, listened to for 'error' its whole life: an EPIPE must never
- * crash Node as an unhandled 'error' event. After an error every pending and later write rejects with it.
- */
+// A writable stream, normally process.stdout, listened to for 'error' its whole life: an EPIPE must never
+// crash Node as an unhandled 'error' event. After an error every pending and later write rejects with it.
 class StreamSink implements Sink {
   private failure: Error | undefined;
   private readonly pending = new Set<(error: Error) => void>();
@@ -364,7 +349,7 @@ export interface OpenOutputOptions {
   bufferBytes?: number;
   /** Add to the end of FILE, a regular file or none yet (--append). */
   append?: boolean;
-  /** --resume: this stopped partial file of FILE, reopened (destination.ts); counting goes on from there. */
+  /** --resume: this stopped partial file of FILE, reopened; counting goes on from there. */
   resume?: { partial: string; bytes: number; sha256: string };
   /** Count and hash the bytes for a batch's state file; every chunk is then written at once. */
   hash?: boolean;

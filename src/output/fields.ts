@@ -52,9 +52,8 @@ export function isNumberValue(value: unknown): boolean {
   return typeof value === 'number' || typeof value === 'bigint' || value instanceof ExactNumber;
 }
 
-// --fields: a name that is neither a spec field nor a key of the first page is refused (exit 2), since an
-// empty column would look like missing data. `all` is every key the first page carries, in the server's
-// order: with streaming output the columns are fixed before the first row is written.
+// --fields and `all`: docs/output.md, "`--fields`". An unknown name is refused: an empty column would
+// look like missing data.
 export const ALL_FIELDS = 'all';
 
 export const FIELDS_GRAMMAR =

@@ -1,9 +1,7 @@
 // The output formats, the choice of one for a run (chooseOutputFormat, below) and the renderer contract
-// they share. A renderer turns items into chunks and never writes anything itself: the command streams
-// its chunks into an OutputTarget (target.ts).
-//
-// Chunks are text or bytes. A renderer whose library writes bytes to a stream (xlsx) returns what has
-// come so far from row() or flush(), and from finish() a promise of the rest.
+// they share. A renderer turns items into chunks and never writes anything itself: the command streams its
+// chunks into an OutputTarget (destination.ts). Chunks are text or bytes; a renderer whose library writes
+// bytes to a stream (xlsx) returns what has come so far from row() or flush(), from finish() the rest.
 import { basename, extname } from 'node:path';
 import { UsageError } from '../api/errors.js';
 
@@ -63,7 +61,6 @@ export interface TextRenderer extends Renderer {
 /** U+FEFF as the first character: Excel then reads the file as UTF-8 rather than the ANSI code page. */
 export const BYTE_ORDER_MARK = '\ufeff';
 
-/** A chunk as bytes (text as UTF-8). */
 export const chunkBytes = (chunk: Chunk): Uint8Array =>
   typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 
@@ -78,9 +75,7 @@ export function joinChunks(chunks: readonly Chunk[]): Chunk {
 export const chunkText = (chunk: Chunk): string =>
   typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
 
-// Which format a run writes: a format option, else the -o file's extension, else the profile's, else
-// table on a terminal and json elsewhere; with a warning when the extension contradicts the option, a
-// note when it says no format (`-o leads.txt` writing json is no surprise).
+// Which format a run writes: docs/output.md, "The format of `-o FILE`".
 
 /** The one list of extensions leadctl writes: a new format adds its extension here. */
 export const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {

@@ -1,6 +1,4 @@
-// geojson: an RFC 7946 FeatureCollection, streamed as json is, with one Point per item: coordinates
-// [longitude, latitude] with the digits the server sent, every other field in `properties`. An item
-// without usable coordinates is left out and counted on stderr. No `crs`: RFC 7946 dropped it.
+// geojson: an RFC 7946 FeatureCollection, streamed as json is (docs/output.md, "The formats").
 import { ExactNumber } from '../api/exact-number.js';
 import { fieldValue } from './fields.js';
 import type { Renderer, RenderOptions } from './formats.js';

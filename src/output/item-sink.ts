@@ -1,6 +1,5 @@
 // The one place items are written: picks the format and columns, opens stdout or the -o target, and
-// streams rows through the renderer. On a failure the rows received are kept in the partial file, its
-// path attached to the error; a run that received no item leaves no file behind.
+// streams rows through the renderer (on a failure: docs/output.md, "When a run fails").
 import { UsageError } from '../api/errors.js';
 import { asSent } from '../api/exact-number.js';
 import { NUMBER_FIELDS, type ResourceInfo } from '../resources.js';
@@ -39,7 +38,7 @@ import { checkWhereFields, createWhereFilter, type WhereCondition } from './wher
 
 type Item = Record<string, unknown>;
 
-/** The output options of cli.md's "Output" table, as every command that writes items has them. */
+/** The output options of docs/output.md's "Options" table, as every command that writes items has them. */
 export interface OutputFlags extends FormatFlags {
   fields?: string[];
   /** --where, each parsed before any request (where.ts); all must hold. */
@@ -115,7 +114,6 @@ async function planOutput({ ctx, messages, flags, resource, storedFormat, stored
   if (flags.bom && !bomApplies)
     messages.warn(`--bom applies to csv and tsv only: ${format} is written without one`);
   const width = toTerminal ? io.stdout.columns || undefined : columnsFromEnv(io.env.COLUMNS);
-  // --fields renames (`name:Company`): the column names every format writes.
   const labels = fieldLabels(flags.fields);
   const options: RenderOptions = {
     format,
@@ -158,8 +156,7 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
   const { ctx, flags, messages } = options;
   const { format, options: base } = await planOutput(options);
   if (options.append) assertAppendable(format);
-  // On a terminal, the output goes through the user's pager, started with the first row (a run that
-  // fails before any data starts none).
+  // On a terminal, the output goes through the user's pager, started with the first row.
   const toTerminal = Boolean(ctx.io.stdout.isTTY) && writesToStdout(flags);
   // A terminal that reports no height (a pty without a size) gets none: a pager could not tell a page.
   const pages = toTerminal && (ctx.io.stdout.rows ?? 0) > 0;
@@ -196,7 +193,6 @@ export async function openItemSink(options: ItemSinkOptions): Promise<ItemSink> 
     renderer = await createRenderer({ ...base, ...(fields ? { fields } : {}) });
     return renderer;
   };
-  // --where: its fields are checked against the first page, as --fields is (fields.ts).
   const where = createWhereFilter(flags.where ?? []);
   let whereChecked = false;
   const checkWhere = (firstPage: readonly Item[]) => {
@@ -342,8 +338,6 @@ async function createFormatRenderer(options: RenderOptions): Promise<Renderer> {
     }
   }
 }
-
-// --append's rules: only line formats, the same header, a complete last line.
 
 const APPENDABLE: readonly OutputFormat[] = ['csv', 'tsv', 'ndjson'];
 

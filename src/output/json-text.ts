@@ -47,12 +47,10 @@ export function keysInOrder(record: Record<string | symbol, unknown>): string[] 
   return [...ordered, ...own.filter((key) => !placed.has(key))];
 }
 
-// Characters JSON.stringify leaves raw that a terminal may act on (DEL, C1 controls such as U+009B CSI)
-// or that reorder or break the line (bidi controls, U+2028/2029). They can only occur inside JSON
-// strings, and writing them as \uXXXX escapes keeps the parsed value identical.
+// Characters JSON.stringify leaves raw that a terminal may act on or that reorder or break the line
+// (docs/output.md, "The formats"): only ever inside JSON strings, so \uXXXX keeps the parsed value.
 const RISKY_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** JSON text with the characters above written as \uXXXX escapes. */
 export function escapeRiskyInJson(text: string): string {
   return text.replace(RISKY_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
@@ -71,8 +69,7 @@ export function escapeForTerminalJson(text: string): string {
   });
 }
 
-// Pretty: coloured as jq colours it (keys blue, strings green, null grey) when allowed; strings and keys
-// escape every character a table would escape, since this json is for a terminal.
+// Pretty, for a terminal: coloured as jq colours it when allowed, escaping what a table would escape.
 const KEY = '\u001b[1;34m';
 const STRING = '\u001b[32m';
 const NULL = '\u001b[90m';

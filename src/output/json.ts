@@ -1,6 +1,4 @@
-// json (one array, one item per line) and ndjson (one object per line). Values are never altered:
-// every field the server sent is kept in its order, unknown ones too, numbers with their digits
-// (json-text.ts), unless --fields picks keys.
+// json and ndjson: values never altered unless --fields picks keys (docs/output.md, "The formats").
 import { KEY_ORDER } from '../api/exact-number.js';
 import { columnName, fieldValue } from './fields.js';
 import type { RenderOptions, TextRenderer } from './formats.js';
@@ -15,7 +13,6 @@ export function itemJson(
   return escapeRiskyInJson(jsonText(chosenFields(item, fields, labels)));
 }
 
-/** The whole item, or exactly the chosen keys. */
 function chosenFields(
   item: Record<string, unknown>,
   fields: readonly string[] | undefined,

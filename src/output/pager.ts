@@ -1,7 +1,4 @@
-// Long output on a terminal goes through the user's pager, as gh and git do: $LEADCTL_PAGER, else
-// $PAGER, else `less`, with LESS=FRX when LESS is unset (quit when it fits one screen, keep colour,
-// leave the text on screen). Never when stdout is not a terminal, with -o, with --no-pager or with
-// TERM=dumb; LEADCTL_PAGER=cat turns it off too.
+// Long output on a terminal goes through the user's pager, as gh and git do (docs/output.md, "The pager").
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Writable } from 'node:stream';

@@ -1,6 +1,5 @@
-// table: borderless aligned columns, as gh and kubectl print them. It streams: the columns are laid out
-// from the first rows (the first page, or SAMPLE_ROWS) and the terminal's width, and a later cell wider
-// than its column is cut with "…", never re-laid out, so memory stays bounded whatever the row count.
+// table: borderless aligned columns, laid out once from the first rows and streamed, so memory stays
+// bounded whatever the row count (docs/output.md, "The formats").
 
 import { sanitizeForTerminal } from '../text/terminal-text.js';
 import { cellText, columnName, columnsFor, fieldValue, isNumberValue } from './fields.js';
@@ -8,14 +7,10 @@ import type { RenderOptions, TextRenderer } from './formats.js';
 
 /** Rows held back to lay out the columns when no page end (flush) comes first. */
 export const SAMPLE_ROWS = 100;
-/** Spaces between two columns. */
 const GAP = '  ';
 const BOLD_ON = '\x1b[1m';
 const BOLD_OFF = '\x1b[22m';
-/**
- * The columns a person triages leads by, most needed first: kept whole, and left out only after every
- * other column, the last of them first (the name never: a row without it says nothing).
- */
+// The columns a person triages leads by, most needed first (docs/output.md, "The formats": table).
 const DECIDING = ['name', 'rating', 'phone', 'website'];
 /** A long column (an address, a category) is cut down to this before any column is left out. */
 const LONG_MIN = 16;
@@ -144,8 +139,7 @@ function planLayout(columns: readonly string[], rows: TableCell[][], options: Re
     GAP.length * (indexes.length - 1);
   const shown = columns.map((_, index) => index);
   const width = options.width;
-  // The default columns only (those named with --fields are all kept): the others from the last, then
-  // the deciding ones from the least needed, until the rest fit with every long column still useful.
+  // Only the default columns are fitted by leaving some out (docs/output.md, "The formats": table).
   if (width !== undefined && !options.fields?.length) {
     const leftOut = [
       ...shown.filter((index) => !deciding(index)).reverse(),
@@ -191,7 +185,6 @@ function capWidths(natural: number[], room: number): number[] {
   return natural.map((cells) => (cells > cap && spare-- > 0 ? cap + 1 : Math.min(cells, cap)));
 }
 
-/** A note cut into lines of at most `width` columns, at spaces. */
 function wrapWords(text: string, width: number): string[] {
   const lines = [''];
   for (const word of text.split(' ')) {

@@ -1,7 +1,5 @@
-// --where: row filters that need no jq. One condition is `FIELD OP VALUE` (OP one of = != < <= > >= ~),
-// a bare `FIELD` (present and not empty) or `!FIELD` (missing or empty); every --where must hold.
-// How values compare (numbers digit for digit, text by code point, `~` case-folded after NFC, missing
-// and null as the empty text) is docs/output.md's "How values compare", rule for rule.
+// --where: row filters that need no jq; every --where must hold. The grammar, and how values compare rule
+// for rule: docs/output.md, "`--where`: rows that pass".
 import { UsageError } from '../api/errors.js';
 import { asSent, ExactNumber } from '../api/exact-number.js';
 import { closestMatch } from '../config/keys.js';
@@ -136,10 +134,8 @@ function numberText(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ).
- * Lower-cased, Turkish İ is i and a combining dot (U+0307); the dot goes, so İstanbul ~ istanbul.
- */
+// Unicode case-insensitive form: NFC, then upper and lower case (ß -> SS -> ss, final sigma -> σ).
+// Lower-cased, Turkish İ is i and a combining dot (U+0307); the dot goes, so İstanbul ~ istanbul.
 function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().replaceAll('i\u0307', 'i');
 }

@@ -1,6 +1,5 @@
-// xlsx: one sheet written by exceljs's streaming WorkbookWriter, whose zip turns committed rows into
-// bytes as they come, so memory stays bounded. Cells are typed so that a spreadsheet never changes them
-// (docs/output.md, "xlsx"): text never a formula, numbers within 15 digits, http(s) websites as links.
+// xlsx: one sheet written by exceljs's streaming WorkbookWriter, whose zip turns committed rows into bytes
+// as they come; cells typed so that a spreadsheet never changes them (docs/output.md, "The formats").
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 // @ts-expect-error exceljs declares types for its whole-library entry only; this one module is the
@@ -40,15 +39,12 @@ const MAX_URL_CHARS = 2_079;
 /** Column widths in characters: wide enough for a short header, never wider than a screen's half. */
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 60;
-/**
- * Websites that become links: exceljs keeps every link in memory until the sheet ends (they come
- * after the rows in the XML), and Excel itself holds about this many in a sheet; later ones are text.
- */
+// Websites that become links: exceljs keeps every link in memory until the sheet ends (they come after
+// the rows in the XML), and Excel itself holds about this many in a sheet; later ones are text.
 const MAX_HYPERLINKS = 65_530;
 const HYPERLINK_FONT = { color: { argb: 'FF0563C1' }, underline: true };
 
-// XML 1.0 cannot carry these (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates): exceljs
-// would drop them without a word, so they are written as visible escapes, as a table shows them.
+// XML 1.0 cannot carry these and exceljs would drop them without a word: written as visible escapes.
 const NOT_IN_XML =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -77,7 +73,6 @@ function numberCell(digits: string): unknown {
   return Number.isFinite(value) && significantDigits(digits) <= EXCEL_DIGITS ? value : textCell(digits);
 }
 
-/** What one value becomes in a cell. */
 export function cellValue(field: string, value: unknown, linkAllowed = true): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return numberCell(JSON.stringify(value));
@@ -97,11 +92,9 @@ export function cellValue(field: string, value: unknown, linkAllowed = true): un
   return textCell(cellText(value));
 }
 
-/**
- * Whether the stream into the zip holds a full buffer, so that it will say 'drain' once emptied. exceljs
- * writes the sheet into it without looking at write()'s answer, and archiver wraps it in a
- * readable-stream 2 PassThrough, which predates `writableNeedDrain`: its state is read instead.
- */
+// Whether the stream into the zip holds a full buffer, so that it will say 'drain' once emptied. exceljs
+// writes the sheet into it without looking at write()'s answer, and archiver wraps it in a readable-stream
+// 2 PassThrough, which predates `writableNeedDrain`: its state is read instead.
 function isBackedUp(stream: NodeJS.WritableStream): boolean {
   const state = (stream as { _writableState?: { length: number; highWaterMark: number } })._writableState;
   return state !== undefined && state.length >= state.highWaterMark;

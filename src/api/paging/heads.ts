@@ -1,6 +1,5 @@
-// Reads of the head of the list (page 1, as large as the API gives): items saved during the run stand
-// in front of every older item, so only a head read proves an item new, and it counts the anchor's
-// items deleted, which certifies the pipelined window (positions.ts).
+// Reads of the head of the list (README.md, invariants 3 and 4): only a head read proves an item new, and
+// it counts the anchor's items deleted, which certifies the pipelined window (positions.ts).
 import { deletedSinceAnchor, windowCertified } from './positions.js';
 import type { Ledger } from './reconcile.js';
 import type { Requests } from './requests.js';
@@ -59,12 +58,10 @@ export class HeadReads<T> {
     const saved = head.items.findIndex((item) => this.anchor.ids.has(idOf(item) ?? ''));
     this.ledger.endTotal = total;
     if (total !== this.anchor.total || saved !== 0) this.ledger.changed = true;
-    // Unwritten items in front of any written one are new: what was written of the old items is
-    // everything older items stand behind, and a written new item has only new items in front.
+    // Unwritten items in front of any written one are new (README.md, invariant 4).
     const firstWritten = head.items.findIndex((item) => isWritten(item));
     for (const item of head.items.slice(0, Math.max(0, firstWritten))) this.notOwed.add(idOf(item) ?? '');
-    // No written item left in view (the ones written were deleted): position tells nothing, so here
-    // alone a time newer than anything on the first page decides.
+    // No written item left in view: position tells nothing, so a time newer than the first page's decides.
     const noneWritten = firstWritten < 0;
     if (noneWritten) {
       for (const item of head.items) if (this.newerThanAnchor(item)) this.notOwed.add(idOf(item) ?? '');
@@ -86,11 +83,7 @@ export class HeadReads<T> {
     return { certified: windowCertified(deleted, pageSize), saved, total };
   }
 
-  /**
-   * Whether the list's changes can explain a page whose `count` items past the cursor were all written
-   * already: that takes at least `count` deletions (each pulls the cursor back without moving the
-   * item). Without them the server repeated itself, and excusing it would lose the items it hid.
-   */
+  /** Whether enough deletions explain a page of `count` repeats past the cursor (README.md, invariant 5). */
   async changesExplainRepeats(count: number): Promise<boolean> {
     const explained = () => this.#uncountable || this.#deleted >= count;
     if (explained()) return true;
@@ -99,9 +92,8 @@ export class HeadReads<T> {
   }
 
   /**
-   * An item newer than anything on the first page may be saved during the run. A head read with nothing
-   * in front of the first page and the same total proves it re-saved before the run, and raises the bar:
-   * one read per newer time, not one per page.
+   * Whether an item newer than the first page was re-saved before the run (README.md, invariant 3); a
+   * yes raises the bar, so it costs one head read per newer time, not one per page.
    */
   async oldDespiteTime(newest: number): Promise<boolean> {
     if (newest <= this.anchor.newestMs) return true;
@@ -111,11 +103,7 @@ export class HeadReads<T> {
     return true;
   }
 
-  /**
-   * Leaves out the items a head read proves new. The read is spent when a page hints at new items (an
-   * unwritten item ahead of a written one, or, once the list changed, a time newer than the first
-   * page's); a hint alone never drops an item: what the head read cannot place is written.
-   */
+  /** Leaves out the items a head read proves new; a hint alone never drops one (README.md, invariant 4). */
   async dropSavedDuringRun(fresh: T[]): Promise<T[]> {
     const { idOf, isWritten } = this.lens;
     const id = (item: T) => idOf(item) ?? '';
@@ -134,8 +122,7 @@ export class HeadReads<T> {
         for (const item of fresh)
           if (unplaced(item) && this.newerThanAnchor(item)) this.notOwed.add(id(item));
     }
-    // On one page, whatever stands in front of a new item is new too; a gone item takes only itself
-    // (an old item still owed may stand in front of it).
+    // On one page, whatever stands in front of a new item is new too; a gone item takes only itself.
     const lastNew = fresh.findLastIndex((item) => this.notOwed.has(id(item)));
     // Saved meanwhile: what is dropped in front of a new item, and a gone item that stood in front of a
     // written one (new as well, and deleted again); a gone item behind them may have been old.

@@ -78,8 +78,6 @@ export function reconcile(ledger: Ledger): string[] {
   return notices;
 }
 
-// What the server did wrong, in the words a user reads (exit 7), and the one repair: paging by the
-// size a server really uses when it clamps the limit without saying so.
 /**
  * The size the server really pages by: meta.limit when it admits to less than we asked, else the first
  * page's length when that is shorter than asked while the total says more items follow (a silent clamp).

@@ -2,7 +2,6 @@
 // discarded window or the consumer leaving early cancel what is still in flight. Rejections of
 // cancelled requests are swallowed; the error the caller sees is the first real failure (or the
 // caller's abort reason), never a knock-on "aborted" from a sibling.
-
 import { setMaxListeners } from 'node:events';
 import { abortErrorFor } from '../errors.js';
 import type { FetchPage, PageResult } from './index.js';

@@ -1,6 +1,5 @@
 // The paging algorithm as its five phases, in run order (README.md beside this file argues each step):
 // anchor, pipelined window, head certification, careful walk, reconcile.
-
 import type { ProtocolError } from '../errors.js';
 import { identityText } from '../exact-number.js';
 import { timestampMs } from '../timestamp.js';
@@ -170,21 +169,16 @@ class Walk<T extends Record<string, unknown>> {
   /** Phase 3: one head read vouches for the window. `done` when the run may end here. */
   async #certifyWindow({ trusted, stop, disagreed, olderThanFirst }: WindowRead<T>): Promise<Resume<T>> {
     const reachedEnd = () => stop || this.#cursor.covered >= this.#cursor.total;
-    // Page 2 alone needs no vouching when the window ends with it. When a later page disagreed, that
-    // page was read alongside page 2, its snapshot maybe the earlier, so it cannot be judged against
-    // the cursor page 2 left: the head read vouches for page 2 (a page of items saved meanwhile agrees
-    // with the anchor) and the walk goes on from its snapshot.
+    // Page 2 alone needs no vouching when the window ends with it; a later page that disagreed was read
+    // alongside page 2, so the head read vouches for page 2 first (README.md, invariant 3).
     if (disagreed?.page === 2) return { done: false, disagreed };
-    // Nor do pages whose every item is older than the first page's newest: a pipelined page can only
-    // hide an owed item when it is made wholly of items saved during the run (README.md, invariant 3),
-    // and an item saved during the run is at least as new as everything on the first page.
+    // Nor do pages whose every item is older than the first page's newest (README.md, invariant 3).
     if ((trusted === 0 || olderThanFirst) && !disagreed) return { done: reachedEnd() };
     const head = await this.#heads.certify(this.#pageSize);
     if (!head.certified && stop) throw uncertifiable(this.#ledger, this.#progress.itemsYielded);
     if (head.certified && !disagreed) return { done: reachedEnd() };
-    // Go on from the head read's snapshot, which is later than any page read so far: positions
-    // before the first anchor item are items saved meanwhile; after them come the written ones,
-    // fewer by what was deleted. Uncertified, only the first page is trusted to have been written.
+    // Go on from the head read's snapshot (positions.ts, cursorAfterHead); uncertified, only the first
+    // page is trusted to have been written.
     const trustedUpTo = head.certified ? this.#cursor.covered : this.#pageSize;
     this.#rereading = !head.certified;
     if (head.saved === undefined) {
