@@ -1,4 +1,4 @@
-// The generator's tables: trades with their name patterns, and real US cities a searched location resolves to.
+// The generator's tables: trades with their name patterns, and US cities a searched location resolves to.
 
 import { hashText, type SeededRandom } from './random.js';
 

@@ -213,7 +213,7 @@ export function generateHistoryEntry(
   return { id, query, location, results_count, created_at: new Date(createdAtMs).toISOString() };
 }
 
-// Search results: fixed per (seed, normalized query, normalized location), the first ones shared by every radius.
+// Search results: fixed per (seed, normalized query, location), the first ones shared by every radius.
 const PLACE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const MILES_PER_DEGREE_LAT = 69;
 

@@ -1,4 +1,4 @@
-// Answers, the one error body ({"error": {"code", "message", ...details}}, the message a sentence for humans),
+// Answers, the one error body ({"error": {"code", "message", ...details}}, message a sentence for humans),
 // and the only code here that touches node:http streams: reading bodies and writing answers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

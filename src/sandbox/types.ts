@@ -1,4 +1,4 @@
-// The sandbox's options, what it records, and the resources it serves: derived from api/schemas.ts, so a field
+// The sandbox's options, what it records, and the resources it serves, derived from api/schemas.ts: a field
 // added there fails to compile here until the sandbox serves it. Type imports only: the bundle loads no api/.
 import type * as z from 'zod/mini';
 import type { HistoryEntrySchema, JsonNumber, LeadSchema, SearchResultSchema } from '../api/schemas.js';

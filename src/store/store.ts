@@ -165,10 +165,8 @@ function storeOver(db: SqlEngine) {
       );
     },
     /**
-     * Items in by their identity; `ranks` gives a list's rows their place (undefined: the row keeps its
-     * own). A lead whose rating or review count changed gets a lead_changes row. `fresh`: the caller
-     * knows none of these identities is stored (a full pass into a table without the account's rows),
-     * so the existing rows are not read.
+     * By identity; `ranks` places a list's rows (undefined: a row keeps its place). A changed rating or
+     * review count adds a lead_changes row. `fresh`: none of these is stored, so existing rows are not read.
      */
     upsert: async (
       table: StoredTable,
