@@ -14,7 +14,6 @@ import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
-// The process's streams and environment, injectable for tests.
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -226,10 +225,7 @@ function allHooks(...sets: ClientHooks[]): ClientHooks {
   return Object.fromEntries(HOOKS.map((name) => [name, call(name)]));
 }
 
-/**
- * What only this run knows, added to an error's CLI words: where a rejected key came from (a flag or
- * variable wins over the stored key), and that a refused connection or failed lookup was the proxy's.
- */
+/** What only this run knows: where a rejected key came from, and that a refused connection was the proxy. */
 function addRunHints(error: LeadError, target: Target, proxy: { url: string; from: string } | undefined) {
   if (error instanceof AuthError && error.status === 401) {
     error.cliHint = rejectedKeyHint(target.apiKeySource, target.settings.profile);
