@@ -134,9 +134,8 @@ export async function runList(
         return `Wrote ${formatCount(written)} ${noun}${where} (${counts}).`;
       },
     );
-    // Only now is the output committed (renamed into place, or appended and synced): the checkpoint
-    // follows with one rename. Should even that fail, appended rows are taken back, so that the next
-    // run (which fetches them again) does not write them twice.
+    // The output is committed; the checkpoint follows with one rename. Should that fail, appended rows are
+    // taken back, so the next run (which fetches them again) does not write them twice.
     if (checkpoint) await commitCheckpoint(checkpoint, undoAppend, flags);
     if (footer) ui.notice(footer);
   } finally {

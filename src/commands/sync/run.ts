@@ -1,6 +1,5 @@
-// `leadctl sync`: leads and history into a SQLite or PostgreSQL database, one transaction per page,
-// so that a stop keeps what was fetched and the next run fetches only the rest. One sync per account
-// at a time; other accounts sync into the same database meanwhile. docs/sync.md has the rules.
+// `leadctl sync`: leads and history into a SQLite or PostgreSQL database, a transaction per page, one sync
+// per account at a time (docs/sync.md).
 import { fetchListPage, type ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
 import { type CommandContext, openSession } from '../../session.js';
