@@ -1,5 +1,4 @@
-// One run's connection, shared by the commands and `leadctl mcp`: what a run receives, and how global
-// options become a ready client (settings by precedence, --sandbox, hooks that report through the ui).
+// One run's connection, shared by the commands and `leadctl mcp`: how global options become a ready client.
 import { type ClientHooks, LeadClient } from './api/client.js';
 import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';

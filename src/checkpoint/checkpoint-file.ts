@@ -80,8 +80,7 @@ function notACheckpoint(file: string, why: string): UsageError {
   );
 }
 
-// A state file the user names (a checkpoint, a batch's FILE.state), held for the whole run by a lock
-// beside its target and written in two steps, so that all that may fail for lack of space comes before
+// A checkpoint or FILE.state, locked for the run and written in two steps, so a lack of space fails before
 // the caller commits anything else (docs/checkpoint.md, "One run at a time", "When FILE moves").
 export type HeldFile = Awaited<ReturnType<typeof holdStateFile>>;
 export type PreparedWrite = Awaited<ReturnType<HeldFile['prepare']>>;

@@ -1,6 +1,5 @@
-// The database face: one interface over both engines (sqlite.ts, postgres.ts), every statement
-// written once. sync and search --db, --new-only, --cache and --exclude speak only to it. Opening a
-// store brings its tables to this leadctl's schema (schema.ts) or refuses a newer one.
+// The database face: one interface over both engines, every statement written once. Opening a store brings
+// its tables to this leadctl's schema (schema.ts) or refuses a newer one.
 import { UsageError } from '../api/errors.js';
 import { parseJsonLossless } from '../api/exact-json-parser.js';
 import { identityText } from '../api/exact-number.js';
@@ -92,7 +91,6 @@ export async function openStore(
   return storeOver(db);
 }
 
-/** The database face: every statement written once for both engines. */
 export type Store = ReturnType<typeof storeOver>;
 
 async function inTransaction<T>(db: SqlEngine, work: () => Promise<T>): Promise<T> {

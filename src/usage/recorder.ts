@@ -80,7 +80,6 @@ export function createUsageRecorder(options: RecorderOptions) {
     run: run as ReadonlyMap<string, Counts>,
     /** What the server's latest answer said is left of its allowance, if it said. */
     serverAllowance: () => announced,
-    /** For the client: counts every attempt it reports. */
     hooks: { onAttempt: count },
     reportProblem,
     /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */

@@ -43,8 +43,7 @@ export async function runList(
   });
   const { client, ui } = session;
   const spent = () => `${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}`;
-  // --where filters what is written: --max-items then counts written items, so the paginator gets no
-  // cap of its own and pages on until that many passed (or the data ends).
+  // With --where, --max-items counts written items: the paginator has no cap and pages on until enough pass.
   const filtering = (flags.where?.length ?? 0) > 0;
   const maxFetched = filtering ? undefined : flags.maxItems;
   // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.

@@ -23,8 +23,7 @@ export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<vo
   const { client, ui, settings } = session;
   const account = flags.account ?? settings.profile;
   try {
-    // The engine, the tables, their check and the account's lock come before any request: a Node
-    // without SQLite, a damaged or newer database and a second run for the account are exit 2.
+    // Before any request: no SQLite, a damaged or newer database, a second run for the account are exit 2.
     const store = await openStore(databaseTarget(flags.db, settings.dbUrl, ctx.io.env), ctx.io.env, {
       feature: 'sync',
       account,
