@@ -29,7 +29,7 @@ export type GlobalOptions = Partial<ReturnType<Program['opts']>>;
 export interface CommandContext {
   io: Io;
   globals: GlobalOptions;
-  /** Aborted on the first SIGINT/SIGTERM. */
+  /** Aborted on the first SIGINT, SIGTERM or SIGHUP. */
   signal: AbortSignal;
 }
 

@@ -164,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       state.leads.changes.set(ref.serial, { ...state.leads.changes.get(ref.serial), ...fields });
       return idOf(ref.serial);
     },
-    /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
+    /** Called with each handled request before its answer is written; awaited if it returns a promise. */
     onRequest: (fn: RequestHook | undefined) => {
       hook = fn;
     },

@@ -57,7 +57,6 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     return runBatchDryRun(plan, input, flags, ctx);
   }
 
-  // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
     ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx)
     : undefined;
