@@ -71,10 +71,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
   return program;
 }
 
-/**
- * `leadctl auth` alone: its help on stdout, exit 0, as bare `leadctl` and gh do (commander would print it on
- * stderr as an error). A word that names no subcommand is still an unknown command.
- */
+// `leadctl auth` alone: its help on stdout, exit 0, as bare `leadctl` and gh do (commander would print it on
+// stderr as an error). A word that names no subcommand is still an unknown command.
 function showHelpWhenBare(group: CommandUnknownOpts): void {
   // An action turns off commander's implicit `help` subcommand: kept on (`config help set`).
   group.helpCommand(true);

@@ -166,10 +166,7 @@ export function readLedger(file: string): LedgerRead {
   return { ledger: checked.data };
 }
 
-/**
- * Applies `change` to the ledger under the lock and writes it back (0600, atomically). Returns the
- * problem of the file it found, if it had to start a new one. Throws on a lock or file system failure.
- */
+/** Under the lock, atomically (0600); returns the problem of a file it replaced. Throws on lock or fs errors. */
 export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
   return withLock(`${file}.lock`, {}, (lock) => {
     const { ledger, problem } = readLedger(file);

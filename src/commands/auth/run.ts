@@ -1,6 +1,5 @@
-// `leadctl auth login`: a base URL and key, checked with one request before they are stored (a wrong
-// key is never saved); asked on a terminal, the key from stdin with --with-token (as gh does).
-// `auth status`: what a run would use, then one request whose exit code is the command's.
+// `auth login`: a base URL and key, checked with one request before they are stored; asked on a terminal, or
+// the key from stdin with --with-token (as gh). `auth status`: one request, whose exit code is the command's.
 import {
   AuthError,
   abortErrorFor,

@@ -264,10 +264,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   }
 }
 
-/**
- * --max-requests: each search and each retry spends one. A search starts only while one is left; a retry
- * over the cap stops the batch (the searches in flight are redone by --resume).
- */
+// --max-requests: each search and each retry spends one. A search starts only while one is left; a retry
+// over the cap stops the batch (the searches in flight are redone by --resume).
 function requestCap(
   maxRequests: number,
   needsNoRequest: (row: SearchRow) => boolean,
