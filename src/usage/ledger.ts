@@ -166,7 +166,7 @@ export function readLedger(file: string): LedgerRead {
   return { ledger: checked.data };
 }
 
-/** Under the lock, atomically (0600); returns the problem of a replaced file. Throws if lock or write fails. */
+/** Under the lock, atomically (0600); returns a replaced file's problem. Throws if lock or write fails. */
 export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
   return withLock(`${file}.lock`, {}, (lock) => {
     const { ledger, problem } = readLedger(file);
