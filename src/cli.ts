@@ -42,12 +42,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   return code;
 }
 
-/**
- * Node 20 aborts at exit when it cannot restore the modes of a terminal that hung up (nodejs/node#51519,
- * fixed in 22 and 24): after SIGHUP, stdin, stdout and stderr on a terminal (any character device: all
- * is written by now) are pointed at /dev/null, which Node leaves alone. (node:tty's isatty would cost
- * every run's start-up ~18 ms.)
- */
+// Node 20 aborts at exit restoring a hung-up terminal's modes (nodejs/node#51519, fixed in 22): after SIGHUP,
+// std streams on any character device go to /dev/null, which Node leaves alone (node:tty's isatty: ~18 ms).
 function leaveHungUpTerminal(): void {
   for (const fd of [0, 1, 2]) {
     try {
@@ -79,13 +75,9 @@ const WRITE_REASONS: Record<string, string> = {
   EBADF: 'it is closed',
 };
 
-/**
- * One check for every command that prints: a listener on stdout (without one an error would crash
- * Node with a stack trace) and, at the end, a write of nothing that resolves once everything before it
- * was handed over. `leadctl --help | head -1` closes the pipe (EPIPE): the reader's choice, a quiet
- * exit 0. A full disk or an I/O error (`> /dev/full`) is a failure, exit 1. Data output has its own
- * listener in output/destination.ts, which reports the same way.
- */
+// A listener on stdout (without one an error crashes Node with a stack trace) and, at the end, an empty write
+// that resolves once all before it was handed over. EPIPE (`| head -1`) is a quiet exit 0; a full disk or an
+// I/O error (`> /dev/full`) is exit 1. Data output has its own listener (output/destination.ts).
 function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
   let failure: unknown;
   stdout.on('error', (error: unknown) => {
@@ -106,11 +98,8 @@ function watchStdout(stdout: Io['stdout']): () => Promise<string | undefined> {
   };
 }
 
-/**
- * SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal) alike: the first aborts the run (requests stop,
- * output is closed, locks released, exit 128 + the signal's number). A second Ctrl-C or SIGTERM quits at
- * once; a second SIGHUP (the kernel and the shell each send one when a terminal closes) changes nothing.
- */
+// SIGINT, SIGTERM and SIGHUP alike: the first aborts the run (exit 128 + its number). A second Ctrl-C or
+// SIGTERM quits at once; a second SIGHUP (kernel and shell each send one) changes nothing.
 function trapInterrupts() {
   const controller = new AbortController();
   const onSignal = (signal: InterruptSignal) => {

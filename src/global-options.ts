@@ -1,5 +1,4 @@
-// The program and cli.md's "Global options" table. It lives below the commands because the type of what
-// every run receives (session.ts: GlobalOptions) is inferred from this definition.
+// Below the commands because the type every run receives (session.ts: GlobalOptions) is inferred from it.
 import { Command } from '@commander-js/extra-typings';
 import { VERSION } from './version.js';
 

@@ -1,7 +1,5 @@
-// Every lock between leadctl processes: the config and the usage ledger while they are rewritten, a
-// checkpoint or batch state for a whole run, one sync per account, one MCP live search at a time.
-// A lock is a folder `<name>.lock` holding owner.json; the install and takeover rules, and why they
-// are safe when two runs race, are in docs/config.md ("Locks").
+// Every lock between leadctl processes: a folder `<name>.lock` holding owner.json; the install and takeover
+// rules, and why they are safe when two runs race: docs/config.md, "Locks".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,10 +56,7 @@ export const WHOLE_RUN: LockOptions = { staleMs: Number.POSITIVE_INFINITY, waitM
 
 export type Lock = ReturnType<typeof heldBy>;
 
-/**
- * Takes `lockPath` for this process until release() (or its exit). Throws LockedError when a live
- * process holds it past `waitMs`, and the file system's error when the folder cannot be made.
- */
+/** Until release() or exit. LockedError when a live process holds it past `waitMs`; fs errors pass. */
 export async function takeLock(lockPath: string, options: LockOptions = {}) {
   const { staleMs = STALE_MS, waitMs = WAIT_MS, signal, command, sleep = pause } = options;
   const me: LockHolder = {

@@ -71,11 +71,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
   return program;
 }
 
-/**
- * `leadctl auth` or `leadctl config` alone asks what the group holds: its help on stdout, exit 0, as
- * bare `leadctl` and gh do (commander would print it on stderr as an error). A word that names no
- * subcommand is still an unknown command, with commander's own suggestion.
- */
+// `leadctl auth` alone: its help on stdout, exit 0, as bare `leadctl` and gh do (commander would print it on
+// stderr as an error). A word that names no subcommand is still an unknown command.
 function showHelpWhenBare(group: CommandUnknownOpts): void {
   // An action turns off commander's implicit `help` subcommand: kept on (`config help set`).
   group.helpCommand(true);

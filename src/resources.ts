@@ -1,6 +1,3 @@
-// What each resource's fields are, in the spec's order (the default columns of csv/tsv, taken from
-// the schemas), which of them a table shows by default, and which timestamp orders it.
-
 import { fieldKinds, HistoryEntrySchema, LeadSchema, SearchResultSchema } from './api/schemas.js';
 
 export type ResourceName = 'leads' | 'history' | 'results';
@@ -8,9 +5,8 @@ export type ResourceName = 'leads' | 'history' | 'results';
 export interface ResourceInfo {
   /** Plural noun for messages: "Showing 1–25 of 1,234 leads". */
   noun: string;
-  /** Every field of the resource in spec order. */
+  /** In spec order: csv/tsv's default columns. */
   fields: readonly string[];
-  /** A readable subset for the table format. */
   tableFields: readonly string[];
   /** The identity of an item, for de-duplication. */
   idField: string;

@@ -1,5 +1,4 @@
-// One run's connection, shared by the commands and `leadctl mcp`: what a run receives, and how global
-// options become a ready client (settings by precedence, --sandbox, hooks that report through the ui).
+// One run's connection, shared by the commands and `leadctl mcp`: how global options become a ready client.
 import { type ClientHooks, LeadClient } from './api/client.js';
 import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
@@ -14,7 +13,6 @@ import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder } from './usage/recorder.js';
 import { VERSION } from './version.js';
 
-// The process's streams and environment, injectable for tests.
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -31,7 +29,7 @@ export type GlobalOptions = Partial<ReturnType<Program['opts']>>;
 export interface CommandContext {
   io: Io;
   globals: GlobalOptions;
-  /** Aborted on the first SIGINT/SIGTERM. */
+  /** Aborted on the first SIGINT, SIGTERM or SIGHUP. */
   signal: AbortSignal;
 }
 
@@ -226,10 +224,7 @@ function allHooks(...sets: ClientHooks[]): ClientHooks {
   return Object.fromEntries(HOOKS.map((name) => [name, call(name)]));
 }
 
-/**
- * What only this run knows, added to an error's CLI words: where a rejected key came from (a flag or
- * variable wins over the stored key), and that a refused connection or failed lookup was the proxy's.
- */
+/** What only this run knows: where a rejected key came from, and that a refused connection was the proxy. */
 function addRunHints(error: LeadError, target: Target, proxy: { url: string; from: string } | undefined) {
   if (error instanceof AuthError && error.status === 401) {
     error.cliHint = rejectedKeyHint(target.apiKeySource, target.settings.profile);

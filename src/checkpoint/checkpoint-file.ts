@@ -80,17 +80,14 @@ function notACheckpoint(file: string, why: string): UsageError {
   );
 }
 
-// A state file the user names (a checkpoint, a batch's FILE.state), held for the whole run by a lock
-// beside its target and written in two steps, so that all that may fail for lack of space comes before
+// A checkpoint or FILE.state, locked for the run and written in two steps, so a lack of space fails before
 // the caller commits anything else (docs/checkpoint.md, "One run at a time", "When FILE moves").
 export type HeldFile = Awaited<ReturnType<typeof holdStateFile>>;
 export type PreparedWrite = Awaited<ReturnType<HeldFile['prepare']>>;
 
 /**
- * Resolves and locks `name`. `what` names the file in messages ("checkpoint", "batch state");
- * a file held by a live run, or one that cannot be locked (no such folder, permission denied), is a
- * UsageError (exit 2) before anything is sent. `reserve` bytes are set aside in the lock folder, for
- * the one write that must still fit once the disk is full.
+ * Resolves and locks `name` (`what`, for messages: "checkpoint"); one held or unlockable is exit 2 before any
+ * request. `reserve` bytes in the lock folder keep room for the one write that must fit on a full disk.
  */
 export async function holdStateFile(name: string, what: string, { sync = true, reserve = 0 } = {}) {
   const where = await resolveOutputPath(name);
@@ -111,7 +108,6 @@ export async function holdStateFile(name: string, what: string, { sync = true, r
       throw writeFailure(`${what} ${name}`, error);
     throw new UsageError(`cannot write ${what} ${name}: ${reasonOf(error)}`);
   }
-  // Exit 1, as any output that cannot be written (a full disk).
   const failure = (error: unknown) => writeFailure(`${what} ${name}`, error);
   /** Writes `text` to a new temporary file beside the target and syncs it; nothing is replaced yet. */
   const prepare = async (text: string) => {
@@ -165,10 +161,7 @@ export async function holdStateFile(name: string, what: string, { sync = true, r
     /** The file it names, every link followed: what is read, written and locked. */
     target,
     prepare,
-    /**
-     * prepare() and commit() at once. When the disk is full and space was reserved, the reserve is
-     * freed, the text written, and the failure still thrown: the run stops while the space lasts.
-     */
+    /** prepare() and commit(); on a full disk, the reserve is freed, the text written, the failure thrown. */
     write: async (text: string) => {
       try {
         await (await prepare(text)).commit();

@@ -1,6 +1,5 @@
-// `--checkpoint FILE` from start to end: hold FILE, read it, walk the list (all of it the first time),
-// then move FILE in two steps around the caller's commit of the output (docs/checkpoint.md). Until
-// then FILE is untouched, so a failed, interrupted or capped run leaves it as it was.
+// `--checkpoint FILE`: hold FILE, read it, walk the list, then move FILE in two steps around the caller's
+// commit (docs/checkpoint.md); a failed, interrupted or capped run leaves it as it was.
 import type { LeadClient } from '../api/client.js';
 import { type FetchPage, fetchListPage, type ListResource, type PageProgress } from '../api/paging/index.js';
 import type { HistoryEntry, Lead } from '../api/schemas.js';

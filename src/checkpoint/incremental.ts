@@ -1,6 +1,5 @@
-// A checkpoint run's walk: every item in front of the boundary (the first item whose id the checkpoint
-// remembers, in the remembered order), each once; then the new head. The rule and why it is exact are
-// in docs/checkpoint.md. Cost: the page holding the boundary and the pages before it.
+// A checkpoint run's walk: every item in front of the boundary, each once, then the new head; the rule and
+// why it is exact: docs/checkpoint.md. Cost: the page holding the boundary and the pages before it.
 
 import { ExitCode, LeadError, ProtocolError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';
@@ -32,9 +31,8 @@ export interface NewHead {
 }
 
 /**
- * A first run's pages (an --all export), and the ids at the newest end as its first page (the export's
- * anchor, read before any other) saw them. Items saved during the run that the export leaves out stand
- * in front of that head, so the next run fetches them.
+ * An --all export, and the head as its first page saw it: items saved during the run that the export
+ * leaves out stand in front of that head, so the next run fetches them.
  */
 export function exportPages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
@@ -67,10 +65,7 @@ export function exportPages<T extends Record<string, unknown>>(
   };
 }
 
-/**
- * The new items in batches; `result()` is the head to save once they are committed, known when the
- * iteration has ended without an error.
- */
+/** The new items in batches; `result()`, once iteration ended without an error, is the head to save. */
 export function incrementalPages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
   options: IncrementalOptions,
@@ -138,9 +133,8 @@ export function incrementalPages<T extends Record<string, unknown>>(
 }
 
 /**
- * The index of the first remembered item still in its remembered order, or -1. An item the server
- * moved to the front (remembered, but followed on the page by one remembered before it) stands in
- * front of the boundary and is new again, so it does not end the walk.
+ * The first remembered item still in its remembered order, or -1. An item moved to the front (followed by
+ * one remembered before it) is in front of the boundary, new again, so it does not end the walk.
  */
 export function findBoundary(
   items: readonly Record<string, unknown>[],

@@ -1,6 +1,5 @@
-// What the commands share on the command line: cli.md's "Output" and "Paging" option groups, defined
-// once for leads, history and search, and the argument parsers that refuse a value before any request
-// (InvalidArgumentError: a usage error, exit 2). The parsed types are inferred from these definitions.
+// cli.md's "Output" and "Paging" option groups, defined once, and the argument parsers that refuse a value
+// before any request (InvalidArgumentError: exit 2). The parsed types are inferred from these.
 import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import { splitFieldList } from '../output/fields.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';

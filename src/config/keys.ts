@@ -130,8 +130,7 @@ export function parseConfigValue<K extends ConfigKey>(
   const trimmed = raw.trim();
   const check = CHECKS[key](trimmed);
   if (!check.ok) throw invalidValueError(key, trimmed, origin, check.expected);
-  // `config set base-url http://example.com` would be saved, then refused by every command: refuse
-  // it now, for the same reason and in the same words.
+  // `config set base-url http://example.com` would fail every command: refuse it now, in the same words.
   if (key === 'base-url' && origin.kind === 'argument') assertKeyTransportIsSafe(resolveApiRoot(trimmed));
   return check.value as NonNullable<ProfileValues[K]>;
 }
@@ -198,8 +197,7 @@ export function unknownKeyError(name: string): UsageError {
   return new UsageError(`unknown config key ${quote(name)}${didYouMean}`, `keys: ${CONFIG_KEYS.join(', ')}`);
 }
 
-// "Did you mean …?" for mistyped names: the closest candidate by edit distance (two neighbours
-// swapped count as one edit), if close enough.
+// "Did you mean …?": edit distance, two neighbours swapped counting as one edit.
 function editDistance(a: string, b: string): number {
   let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
@@ -217,10 +215,7 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/**
- * The candidate nearest to `input`, or undefined when none is plausibly what the user meant; `within`
- * edits when given (then a truncated name is no match).
- */
+/** The nearest candidate, or undefined if none is plausible; `within`: an edit limit (no prefix match). */
 export function closestMatch(input: string, candidates: readonly string[], within?: number) {
   // Compare without case and separators so that `apiKey`, `api_key` and `APIKEY` all find `api-key`.
   const normalize = (text: string) => text.toLowerCase().replace(/[-_.\s]/g, '');

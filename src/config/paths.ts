@@ -6,10 +6,7 @@ import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { describeFsError, errorCode } from './store.js';
 
-/**
- * `$<variable>/leadctl`, else `~/<fallback>/leadctl`. The XDG spec says a relative value is invalid and
- * must be ignored. HOME from `env` wins over os.homedir().
- */
+/** `$<variable>/leadctl`, else `~/<fallback>/leadctl` (XDG: a relative value is ignored); HOME from `env`. */
 export function xdgLeadctlDir(
   env: NodeJS.ProcessEnv,
   variable: 'XDG_CONFIG_HOME' | 'XDG_STATE_HOME',

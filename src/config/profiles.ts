@@ -87,10 +87,8 @@ export function updateProfile(
 }
 
 /**
- * Every write of the config file: through conf (atomic, mode 0600), under a lock so that concurrent
- * writers (20 `config set` at once) each see the others' changes. The file is read and checked inside
- * the lock by the reader every command uses: one it rejects is never overwritten. `change` returns the
- * new profiles (or throws: nothing is written); other top-level keys are written back as they were read.
+ * Every config write: conf (atomic, 0600) under a lock, so 20 `config set` at once each see the others'. Read
+ * and checked inside the lock, so a file the reader rejects is never overwritten; other top-level keys stay.
  */
 export async function updateProfiles(
   env: NodeJS.ProcessEnv,

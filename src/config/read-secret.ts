@@ -7,10 +7,7 @@ export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?
 /** Far more than any API key: a bigger input is a wrong file piped in, not a key. */
 const MAX_SECRET_BYTES = 64 * 1024;
 
-/**
- * The secret, trimmed. Throws UsageError when it is empty, InterruptedError on Ctrl-C at the prompt (raw
- * mode keeps it from being SIGINT), and the signal's reason when `signal` aborts.
- */
+/** Trimmed; UsageError when empty, InterruptedError on Ctrl-C at the prompt (raw mode: no SIGINT). */
 export async function readSecret(
   input: SecretInput,
   prompt: string,

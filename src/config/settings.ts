@@ -111,10 +111,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   };
 }
 
-/**
- * A run that lacks a base URL, a key, or both (both said at once, to be fixed together): exit 3
- * without a key, 2 for a lone missing base URL. The hint names the run's profile, so that it fixes this run.
- */
+/** Both missing settings said at once; exit 3 without a key, else 2. The hint names the run's profile. */
 export function missingSettingsError(missing: {
   baseUrl: boolean;
   apiKey: boolean;

@@ -1,7 +1,5 @@
-// Reading the config file, with plain fs (every command reads it; conf is slow to load). Its shape is
-// checked here, its values by keys.ts; a broken file is reported, never wiped: writes (profiles.ts)
-// refuse a file this reader rejects. Layout: { "profiles": { "<name>": { "api-key": "...", ... } } },
-// so that other top-level settings could come later; unknown top-level keys are kept on write.
+// Reading the config file with plain fs (every command reads it; conf is slow to load). Shape checked here,
+// values by keys.ts; a broken file is reported, never wiped (profiles.ts refuses to write over it).
 import fs from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
@@ -108,10 +106,7 @@ function folderWarnings(dir: string): string[] {
   return [`config folder ${dir} is open to group or others (mode ${octal}); run: chmod 700 ${dir}`];
 }
 
-/**
- * JSON.parse messages quote the source text around the error, which may be an API key:
- * keep the reason, drop the quote, and turn "position N" into a line and column.
- */
+/** JSON.parse quotes the text near the error, maybe an API key: keep the reason, the position as line:col. */
 function describeJsonError(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : String(error);
   // `Unexpected token 's', "…source…" is not valid JSON` (or `…"…source…"…`): cut at the quote.

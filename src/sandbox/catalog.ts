@@ -1,6 +1,4 @@
-// The tables the generator draws from: trades with their name patterns (a "plumber" in Austin can be
-// "Lone Star Plumbing Co.", an unknown keyword still gives plausible names), and real US cities with
-// the resolution of a searched location to one of them.
+// The generator's tables: trades with their name patterns, and US cities a searched location resolves to.
 
 import { hashText, type SeededRandom } from './random.js';
 
@@ -102,10 +100,8 @@ export function tradeForQuery(normalizedQuery: string): Trade {
   };
 }
 
-/**
- * Businesses that go by a name in their owners' language, as real listings do: accents, Cyrillic,
- * CJK, Hangul. Category | name=website slug, " / "-separated (a slug, as such a shop's site has one).
- */
+// Names in the owners' language, as real listings have (accents, Cyrillic, CJK, Hangul).
+// Category | name=website slug, " / "-separated.
 const NATIVE_NAME_TABLE = `
 Plumber|Ñandú Plomería=nanduplomeria / Plomería Peña=plomeriapena
 Electrician|Eléctrica Hernández=electricahernandez / Électricité Dubois=electricitedubois
@@ -183,9 +179,6 @@ export function websiteFor(random: SeededRandom, name: string): string {
   const tld = random.pick(TLDS);
   return `https://${host}${tld}`;
 }
-
-// ---- Real US city centres (with a state, an area code and a few zips) and the resolution of a searched
-// location to one of them; unknown places get a stable, hash-based spot so results still look local.
 
 export interface Place {
   city: string;

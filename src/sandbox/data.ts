@@ -37,11 +37,8 @@ function streetAddress(random: SeededRandom, tail: string): string {
   return `${random.between(100, 9899)} ${random.pick(STREETS)}${suite}, ${tail}`;
 }
 
-/**
- * How a contact field arrives. Real servers differ in how they say "none" (null, "", or no key at all:
- * the spec leaves nullability open) and in how they spell a phone: spaced, or plain E.164 as many
- * send it (which a spreadsheet opening a CSV turns into a number).
- */
+// How a contact field arrives. Servers say "none" as null, "" or no key (the spec leaves nullability open),
+// and spell a phone spaced or as plain E.164 (which a spreadsheet opening a CSV turns into a number).
 type PhoneShape = 'spaced' | 'e164' | 'null' | 'empty' | 'absent';
 type WebsiteShape = 'present' | 'null' | 'empty' | 'absent';
 
@@ -75,11 +72,8 @@ function reviewCount(random: SeededRandom): number {
   return Math.floor(Math.exp(random.next() * 7.5)) - 1;
 }
 
-/**
- * A rating that agrees with its review count: none without reviews; with a few, the mean of that many
- * whole stars (so 1.0 or 5.0 from a single review); with many, close to the business's quality,
- * which mostly lies between 3.5 and 4.8. One decimal, as listings show it.
- */
+// Agrees with the review count: none without reviews; with a few, the mean of that many whole stars (1.0 or
+// 5.0 from one); with many, near the business's quality, mostly 3.5 to 4.8. One decimal, as listings show.
 function ratingFor(random: SeededRandom, reviews: number): number | null {
   const quality = random.chance(0.06) ? 2.4 + random.next() * 1.1 : 3.5 + 1.3 * random.next() ** 0.8;
   if (reviews === 0) return null;
@@ -145,10 +139,8 @@ function websiteOf(shape: WebsiteShape, website: string): string | null | undefi
   return shape === 'present' ? website : NONE[shape];
 }
 
-/**
- * The ten newest leads of a fresh sandbox (rank 0 is the first one listed), whatever the seed: one of
- * each oddity at a known place, so tests can pick a lead by its position. docs/sandbox.md lists them.
- */
+// The ten newest leads of a fresh sandbox, whatever the seed: one of each oddity at a known place, so tests
+// can pick a lead by its position (docs/sandbox.md, "Items at known places").
 const SHOWCASE: readonly (Shape & { city?: string; zip?: string })[] = [
   { phone: 'spaced', website: 'present', reviews: 148 },
   { phone: 'e164', website: 'present' },
@@ -162,10 +154,7 @@ const SHOWCASE: readonly (Shape & { city?: string; zip?: string })[] = [
   { phone: 'spaced', website: 'present', reviews: 1260 },
 ];
 
-/**
- * `rank` is the lead's place among the leads saved with it, newest first (0 = the first one listed in
- * a fresh sandbox); the first ten take their shape from SHOWCASE.
- */
+/** `rank`: the lead's place among the leads saved with it, newest first; ranks 0-9 take SHOWCASE's shapes. */
 export function generateLead(
   seed: number,
   serial: number,
@@ -224,9 +213,7 @@ export function generateHistoryEntry(
   return { id, query, location, results_count, created_at: new Date(createdAtMs).toISOString() };
 }
 
-// ---- Search results: a fixed set of businesses per (seed, normalized query, normalized location), the
-// first ones shared by every radius, placed uniformly within the radius around the searched place.
-
+// Search results: fixed per (seed, normalized query, location), the first ones shared by every radius.
 const PLACE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const MILES_PER_DEGREE_LAT = 69;
 
@@ -236,10 +223,8 @@ function placeId(random: SeededRandom): string {
   return id;
 }
 
-/**
- * A point uniformly spread within `radius` miles of the centre, rounded to 6 decimals (~10 cm). In a
- * coastal city a point drawn towards the water is turned to the other side, so none lies offshore.
- */
+// Uniform within `radius` miles, rounded to 6 decimals (~10 cm); in a coastal city a point drawn towards the
+// water is turned to the other side, so none lies offshore.
 function nearby(random: SeededRandom, place: ResolvedPlace, radius: number): { lat: number; lng: number } {
   const distance = Math.sqrt(random.next()) * radius;
   let angle = random.next() * 2 * Math.PI;
@@ -274,10 +259,8 @@ export function generateSearchResults(
   return results;
 }
 
-// ---- Values that are hostile on purpose, served only with `hostileData: true`: spreadsheet formula
-// starts, CSV metacharacters, newlines, non-ASCII, and terminal escape sequences (CSI, OSC 8, C1).
-// Other engineers' tests assert that renderers neutralise every one of them.
-
+// Served only with `hostileData: true`: formula starts, CSV metacharacters, newlines, non-ASCII and terminal
+// escapes (CSI, OSC 8, C1); tests assert that renderers neutralise every one.
 export const HOSTILE_NAMES: readonly string[] = [
   '=HYPERLINK("http://evil.example/x","Click me")',
   "@SUM(1+1)*cmd|' /C calc'!A0",

@@ -1,6 +1,5 @@
-// The sandbox's public face: a local Lead Data API v1 server that accepts connections, applies latency
-// and chaos (failRate, resetRate), records every request, runs the pipeline and writes the answer.
-// Never lets an error escape.
+// A local Lead Data API v1 server: latency and chaos (failRate, resetRate), a record of every request, the
+// pipeline (routes.ts), and never an error that escapes.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -146,10 +145,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
   return {
     /** Base URL without trailing slash, e.g. http://127.0.0.1:43123. */
     url: `http://${urlHost(settings.host)}:${port}`,
-    /** The chosen plan's key. */
     apiKey: SANDBOX_KEYS[settings.plan],
     keys: { ...SANDBOX_KEYS },
-    /** Every request received, in order. */
     requests,
     /** Saves n new leads now; they are the newest. */
     addLeads: (n: number) => state.leads.add(n, settings.now()),
@@ -167,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       state.leads.changes.set(ref.serial, { ...state.leads.changes.get(ref.serial), ...fields });
       return idOf(ref.serial);
     },
-    /** Called with each request after it is handled and before the answer is written; awaited if it returns a promise. */
+    /** Called with each handled request before its answer is written; awaited if it returns a promise. */
     onRequest: (fn: RequestHook | undefined) => {
       hook = fn;
     },

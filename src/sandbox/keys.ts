@@ -68,9 +68,8 @@ export function allowanceFor(
   };
 }
 
-// ---- Bearer authentication: 401 for a missing or unknown key, 403 for a deactivated account or a plan
-// without API access (variant A's Free and Pro). The key itself never appears in a message.
-
+// 401 for a missing or unknown key, 403 for a deactivated account or a plan without API access (variant A's
+// Free and Pro). The key itself never appears in a message.
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="leadctl-sandbox"' };
 

@@ -86,7 +86,6 @@ export function streamFor(seed: number, stream: number, ...index: number[]): See
   return new SeededRandom(hashInts(seed, stream, ...index));
 }
 
-/** Normalizes any number to a 32-bit seed. */
 export function toSeed(seed: number | undefined): number {
   const value = Number.isFinite(seed) ? Math.trunc(seed as number) : 1;
   return value >>> 0;

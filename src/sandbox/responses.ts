@@ -1,6 +1,5 @@
-// What a handler answers, and the one error body shape every sandbox error uses:
-// {"error": {"code": "...", "message": "...", ...details}}. `message` is always a sentence for humans.
-// Also the only code here that touches node:http streams: reading bodies and writing answers.
+// Answers, the one error body ({"error": {"code", "message", ...details}}, message a sentence for humans),
+// and the only code here that touches node:http streams: reading bodies and writing answers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -43,8 +42,6 @@ export function describeValue(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
-
-// ---- Reading request bodies under a size limit and writing JSON answers.
 
 /** Bodies above this are refused with 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -92,10 +89,7 @@ export function readBody(req: IncomingMessage): Promise<BodyReading> {
   });
 }
 
-/**
- * `payload` is the body already serialised, when the caller did that before waiting out its latency
- * (serialising a page of 100 leads is part of the server's work, which the latency includes).
- */
+/** `payload`: the body serialised before the latency wait, which includes that work (100 leads take time). */
 export function writeJson(
   res: ServerResponse,
   response: ApiResponse,

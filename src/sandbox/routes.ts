@@ -1,7 +1,5 @@
-// The request pipeline: route, method, key, daily allowance, then the endpoint with its checks of
-// what the client sent. Unknown paths and wrong methods are answered before the key is checked; every
-// authenticated request that gets past the daily check counts against it, whatever its outcome (422
-// and 429-for-searches included).
+// The request pipeline: route, method, key, daily allowance, then the endpoint. Unknown paths and methods are
+// answered before the key is checked; every request past the daily check counts, even a 422 or a 429.
 
 import { generateLead, generateSearchResults, type SearchCriteria } from './data.js';
 import { authenticate, type SandboxAccount } from './keys.js';
@@ -65,8 +63,6 @@ export function routeRequest(state: SandboxState, request: ApiRequest): ApiRespo
   const response = route.handle(state, account, request);
   return { ...response, headers: { ...rateHeaders, ...response.headers } };
 }
-
-// ---- The three endpoints, once the caller is authenticated and the request counted.
 
 interface ApiRequest {
   method: string;
@@ -165,9 +161,7 @@ function runSearch(state: SandboxState, account: SandboxAccount, request: ApiReq
   return ok(responseBody, { 'X-Sandbox-Cache': cacheStatus });
 }
 
-// ---- Checks of what a client sends: paging parameters and the search body. Out-of-range values are
-// refused with 422 naming the parameter and the reason, never silently clamped.
-
+// Out-of-range values are refused with 422 naming the parameter and the reason, never silently clamped.
 const DEFAULT_PAGE = 1;
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 100;

@@ -57,8 +57,6 @@ export function createState(options: SandboxOptions) {
   };
 }
 
-// ---- Quota counters.
-
 const DAY_MS = 86_400_000;
 
 export function nextUtcMidnight(nowMs: number): number {

@@ -1,8 +1,7 @@
-// What the sandbox remembers between requests: the saved leads, the search history and the search
-// cache.
+// What the sandbox remembers between requests: the saved leads, the search history and the search cache.
 
-// ---- Which leads are saved, as runs of serial numbers: no lead is kept in memory, only (serial, time),
-// so 200,000 leads are as cheap as 300. Newer serials are newer leads; removal trims the newest.
+// Saved leads are runs of serial numbers, only (serial, time) kept, so 200,000 leads cost as little as 300.
+// Newer serials are newer leads; removal trims the newest.
 
 import { generateHistoryEntry, normalizeText, type SearchCriteria } from './data.js';
 import { Stream, streamFor } from './random.js';
@@ -148,9 +147,8 @@ export class LeadStore {
   }
 }
 
-// ---- The account's past searches: a few generated ones from before the server started, then one per
-// successful search. Kept oldest-first internally so recording a search is a push.
-
+// Search history: a few generated entries from before the start, then one per successful search; kept
+// oldest-first so recording a search is a push.
 const HOUR = 3_600_000;
 
 export class HistoryStore {
@@ -188,9 +186,8 @@ export class HistoryStore {
   }
 }
 
-// ---- The search cache: a search with the same normalized query, normalized location and effective radius
-// within 24 hours of the live search that filled it is answered from here and spends no live search.
-
+// The same normalized query, location and effective radius within 24 hours of the live search that filled
+// the cache is answered from it and spends no live search.
 export const SEARCH_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Oldest entries are dropped beyond this, so a long-running sandbox cannot grow without bound. */
 const MAX_ENTRIES = 10_000;

@@ -1,15 +1,10 @@
-// The sandbox's public face: its options and what it records (the handle is startSandbox's, index.ts); and
-// the resources it serves, derived from the client's schemas (api/schemas.ts) so that a field added
-// there is a compile error here until the sandbox serves it. A type import only: the sandbox's bundle
-// loads nothing of api/.
+// The sandbox's options, what it records, and the resources it serves, derived from api/schemas.ts: a field
+// added there fails to compile here until the sandbox serves it. Type imports only: the bundle loads no api/.
 import type * as z from 'zod/mini';
 import type { HistoryEntrySchema, JsonNumber, LeadSchema, SearchResultSchema } from '../api/schemas.js';
 
-/**
- * A resource as the sandbox serves it: every field the spec names, in its order; a numeric field is a
- * number, any other (identities, text) a string; `Nullable` fields may be null, `Absent` ones may be
- * left out (the spec leaves nullability open, and servers say "none" each their own way).
- */
+// Every field the spec names, in its order; numeric fields are numbers, the rest strings. `Nullable` fields
+// may be null, `Absent` ones left out (the spec leaves nullability open).
 type Served<
   Schema extends { shape: object },
   Nullable extends string = never,

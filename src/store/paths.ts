@@ -1,7 +1,5 @@
-// Which database a run uses: `--db` (a SQLite file, or a postgres:// URL), else the profile's db-url,
-// else leadctl's SQLite file in `$XDG_DATA_HOME/leadctl/leads.db` (by default
-// `~/.local/share/leadctl/leads.db`, the XDG spec's place for a user's data files). A relative
-// XDG_DATA_HOME is invalid by the spec and ignored, as the other XDG variables are.
+// Which database a run uses (docs/sync.md, "Which database"). A relative XDG_DATA_HOME is invalid by the
+// spec and ignored, as the other XDG variables are.
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';

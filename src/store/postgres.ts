@@ -1,8 +1,5 @@
-// The PostgreSQL engine: `pg` (node-postgres, pure JavaScript: no compiler, every Node leadctl runs
-// on), loaded only for a postgres:// database. One connection per run, so that the account's
-// session advisory lock lives exactly as long as the run: a run killed with SIGKILL holds nothing.
-// The connection follows libpq's rules (URL, then PGHOST, PGPORT, PGUSER, PGDATABASE, PGSSLMODE;
-// the password from the stored URL, PGPASSWORD or ~/.pgpass), read from the run's environment.
+// The PostgreSQL engine: `pg`, loaded only for a postgres:// database (why pg: docs/sync.md). One connection
+// per run, so the account's advisory lock ends with the run, even on SIGKILL. Connects by libpq's rules.
 import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,10 +83,7 @@ function sslFor(sslmode: string, host: string, env: NodeJS.ProcessEnv): Pick<Cli
   return { ssl: { rejectUnauthorized: false } };
 }
 
-/**
- * The password of the first ~/.pgpass line that matches (host:port:database:user:password, `*` for
- * any, `\` escapes); as libpq does, a file that others can read is ignored.
- */
+/** The first matching ~/.pgpass line's password (`*` any, `\` escapes); skipped if others can read it. */
 export function pgpassLookup(
   file: string,
   host: string,

@@ -1,8 +1,5 @@
-// The database's tables, one schema for SQLite and PostgreSQL, made to be read without docs: one table
-// per resource with the spec's columns in the spec's order, then `domain` where there is a website,
-// when leadctl first and last received the row, and `json`: the item exactly as the server sent it.
-// Every table has an `account` column, part of every key: one database holds many accounts.
-// Types are written once by role and spelled per engine (TYPES); a version table keys migrations.
+// One schema for SQLite and PostgreSQL (docs/sync.md, "The tables"); types are written once by role and
+// spelled per engine (TYPES); a version table keys migrations.
 import { asSent, ExactNumber, identityText } from '../api/exact-number.js';
 import { jsonText } from '../output/json-text.js';
 import { registrableDomain } from '../text/domain.js';
@@ -207,11 +204,8 @@ export const COLUMNS = {
 export type StoredTable = keyof typeof COLUMNS;
 const NUMERIC = new Set(['rating', 'review_count', 'results_count', 'lat', 'lng']);
 
-// An item as a row: the spec's fields as column values, and the whole item as JSON text.
-// Exact values, by one rule: a number JavaScript read exactly (it prints back to the digits sent) is
-// stored as an SQLite number (INTEGER when whole, else REAL); any other number (an id beyond 2^53,
-// `4.50`, `1e3`) as its exact digits, TEXT. Strings as sent; objects and arrays as JSON text; missing
-// and null as NULL. The `json` column keeps the item as sent, whatever the columns made of it.
+// An item as a row. A number JavaScript read exactly is an SQLite number (INTEGER when whole); any other (id
+// beyond 2^53, `4.50`, `1e3`) its digits as TEXT. Objects and arrays as JSON text; missing and null as NULL.
 type Item = Record<string, unknown>;
 
 export function columnValue(value: unknown): SqlValue {
@@ -260,10 +254,8 @@ export function storedColumns(table: StoredTable): string[] {
 }
 
 /**
- * Brings a database to SCHEMA_VERSION inside the caller's transaction: creates what is missing and
- * migrates a leadctl 1 SQLite file (one account, no version table) in place: every row is kept, given
- * the account its sync_state named (else `account`), a rank from its time and a domain from its website.
- * Returns the version found; a newer one is the caller's to refuse.
+ * To SCHEMA_VERSION, in the caller's transaction. A leadctl 1 file is migrated in place: every row kept,
+ * given its sync_state's account (else `account`), a rank and a domain. Returns the version found.
  */
 export async function migrate(db: SqlEngine, account: string): Promise<number> {
   const found = await schemaVersion(db);

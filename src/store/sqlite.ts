@@ -1,9 +1,5 @@
-// The SQLite engine: Node's built-in `node:sqlite` (Node 22.13+ and 24), loaded only by the runs that
-// keep a database, so no other command's start-up changes. No dependency and no compiler: a native
-// driver would build from source for about a minute wherever its prebuilt binaries are missing
-// (docs/sync.md). On a Node without it: one line, exit 2. One writer per account is a lock beside the
-// database (src/lock.ts); SQLite's own lock, with a short busy timeout, orders the writes of
-// different accounts, each a short transaction.
+// The SQLite engine: Node's built-in `node:sqlite` (22.13+), loaded only by runs that keep a database; a
+// native driver builds from source for a minute where no prebuilt binary fits. Locks: docs/sync.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { LeadError, UsageError } from '../api/errors.js';
@@ -35,8 +31,7 @@ let loaded: DatabaseConstructor | undefined;
 /** The DatabaseSync class; UsageError (exit 2) on a Node without it, before any request is sent. */
 export async function loadSqlite(feature: string): Promise<DatabaseConstructor> {
   if (loaded) return loaded;
-  // Node 22 marks node:sqlite experimental and prints an ExperimentalWarning when it loads: a notice
-  // about Node, not about the user's run, so that one warning (and only it) is dropped.
+  // Node 22's ExperimentalWarning for node:sqlite, and only it, is dropped (docs/sync.md).
   const emitWarning = process.emitWarning;
   process.emitWarning = function filtered(this: unknown, warning: string | Error, ...rest: unknown[]) {
     const first = rest[0];
@@ -137,10 +132,8 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
 /** An account as part of a file name: its letters and digits, the rest as "_". */
 const lockName = (account: string) => account.replace(/[^A-Za-z0-9._-]/g, '_');
 
-/**
- * One sync at a time per account, for the whole run (so never stale by age); a lock whose process is
- * gone (same host, no such pid: killed, power cut) is taken over. `shown`: what is locked, for messages.
- */
+// Held for the whole run, so never stale by age; a lock whose process is gone (same host, no such pid) is
+// taken over. `shown`: what is locked, for messages.
 async function lockOneWriter(lockPath: string, command: string, shown: string) {
   try {
     return await takeLock(lockPath, { ...WHOLE_RUN, command });
@@ -160,10 +153,7 @@ async function lockOneWriter(lockPath: string, command: string, shown: string) {
   }
 }
 
-/**
- * SQLite's own words for a failure ("database is locked", "file is not a database"), as exit 2 with
- * the fix; a full disk is exit 1 (the rows committed before it are kept).
- */
+// SQLite's own words ("database is locked") as exit 2 with the fix; a full disk is exit 1 (commits stay).
 function sqliteError(error: unknown, file: string, phase: 'open' | 'write' = 'write'): LeadError {
   if (error instanceof LeadError) return error;
   const sqlite = error as { errstr?: unknown; errcode?: unknown };

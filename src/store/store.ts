@@ -1,6 +1,5 @@
-// The database face: one interface over both engines (sqlite.ts, postgres.ts), every statement
-// written once. sync and search --db, --new-only, --cache and --exclude speak only to it. Opening a
-// store brings its tables to this leadctl's schema (schema.ts) or refuses a newer one.
+// The database face: one interface over both engines, every statement written once. Opening a store brings
+// its tables to this leadctl's schema (schema.ts) or refuses a newer one.
 import { UsageError } from '../api/errors.js';
 import { parseJsonLossless } from '../api/exact-json-parser.js';
 import { identityText } from '../api/exact-number.js';
@@ -92,7 +91,6 @@ export async function openStore(
   return storeOver(db);
 }
 
-/** The database face: every statement written once for both engines. */
 export type Store = ReturnType<typeof storeOver>;
 
 async function inTransaction<T>(db: SqlEngine, work: () => Promise<T>): Promise<T> {
@@ -165,10 +163,8 @@ function storeOver(db: SqlEngine) {
       );
     },
     /**
-     * Items in by their identity; `ranks` gives a list's rows their place (undefined: the row keeps its
-     * own). A lead whose rating or review count changed gets a lead_changes row. `fresh`: the caller
-     * knows none of these identities is stored (a full pass into a table without the account's rows),
-     * so the existing rows are not read.
+     * By identity; `ranks` places a list's rows (undefined: a row keeps its place). A changed rating or
+     * review count adds a lead_changes row. `fresh`: none of these is stored, so existing rows are not read.
      */
     upsert: async (
       table: StoredTable,

@@ -1,11 +1,7 @@
-// Which rows of the mirror the server no longer lists, read from as few pages as possible. The server
-// lists L - k of the mirror's L live rows in the mirror's own order (list_rank): an item's place on
-// the server is its place in the mirror less the deletions before it. Two known places (a server
-// position and that item's place in the mirror) say how many rows vanished between them, so only a
-// stretch that lost some is split, by reading the page in its middle; two neighbouring positions name
-// the vanished rows outright. Cost: about k·log2(N/100/k) + 1 pages for k deletions among N rows, never
-// more pages than the list has. Anything that does not fit (an item the mirror lacks, another order,
-// a total that moved) ends the search without a verdict: the caller reads the whole list instead.
+// Which mirror rows the server no longer lists, from as few pages as possible (docs/sync.md, "Deletions" and
+// its measured cost). An item's server position is its mirror place less the deletions before it; two
+// neighbouring positions name the vanished rows outright. Anything that does not fit (an unknown item,
+// another order, a total that moved) ends without a verdict: the caller reads the whole list instead.
 import { identityText } from '../api/exact-number.js';
 import type { PageResult } from '../api/paging/index.js';
 
@@ -35,10 +31,7 @@ interface Point {
 const TOP = Number.MAX_SAFE_INTEGER;
 const BOTTOM = Number.MIN_SAFE_INTEGER;
 
-/**
- * `total`: the server's count (fewer than `live`, the mirror's). `onPage` receives each page read,
- * once it is known to hold only rows of the mirror (for its changes).
- */
+/** `total`: the server's count (below `live`); `onPage` gets each page known to hold only mirror rows. */
 export async function findDeletions(options: {
   readPage(page: number): Promise<PageResult<Record<string, unknown>>>;
   onPage?(items: Record<string, unknown>[]): Promise<void>;

@@ -1,7 +1,5 @@
-// `--exclude FILE`: the businesses the user already has, from a CSV (a CRM export, a file leadctl
-// wrote) or a leadctl database (its saved leads and every search result it holds). Matching is
-// text/business-match.ts: place_id or id, phone, registrable domain (of a website or a CRM's domain
-// column), name with address.
+// `--exclude FILE`: the businesses the user already has, from a CSV or a leadctl database; the matching is
+// text/business-match.ts.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';

@@ -1,8 +1,5 @@
-// One list's sync (leads or history), committed page by page so that a stop keeps what was fetched:
-// - first run (or --full): every page (an --all export); a full pass also marks what it did not see;
-// - later runs: only what is new (the --checkpoint walk, from the head sync_state keeps), then the rest
-//   of an unfinished first run, then the server's total against the mirror's live rows: equal, done;
-//   fewer, find which vanished (deletions.ts); more, or anything odd, a full pass.
+// One list's sync, committed page by page (docs/sync.md, "`leadctl sync`"): a full pass the first time or
+// with --full; later, what is new, the rest of an unfinished first run, then deletions (deletions.ts).
 // Each row keeps its place in the list (list_rank): a run's items rank above all before them.
 import { ExitCode, LeadError, UsageError } from '../api/errors.js';
 import { identityText } from '../api/exact-number.js';
@@ -176,10 +173,7 @@ async function frontWalk(o: ListSyncOptions, state: ListState): Promise<ListStat
   return next;
 }
 
-/**
- * The rest of a first run that stopped: from the oldest row it kept (found on the page where it
- * should be, or a page before it when rows were deleted since) to the end of the list.
- */
+/** The rest of a stopped first run: from its oldest row kept (on its page, or earlier after deletions) on. */
 async function restOfFirstPass(o: ListSyncOptions, state: ListState): Promise<ListState> {
   const { store, account, resource } = o;
   const read = async (page: number) => {

@@ -1,8 +1,5 @@
-// What `search` remembers and forgets with --db, --new-only, --cache and --exclude: answers from
-// the database within --cache (no request), drops the businesses of the --exclude list and, with
-// --new-only, the places the database has seen before; stores every result a sent search returned,
-// by place_id, with the query, location and time (one transaction per search). The database is the
-// account's own unless --seen-by all: then a place any account stored counts as seen.
+// What `search` remembers and forgets with --db, --new-only, --cache and --exclude (docs/sync.md, "`search
+// --db`"): one transaction per sent search; the account's own rows unless --seen-by all.
 import { identityText } from '../api/exact-number.js';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../session.js';
@@ -39,7 +36,6 @@ export async function openSearchMemory(
   const { env } = ctx.io;
   const settings = await resolveSettings({ profile: ctx.globals.profile }, env);
   const account = flags.account ?? settings.profile;
-  // --seen-by all: every account's places and searches count.
   const seenBy = flags.seenBy === 'all' ? undefined : account;
   const suppression =
     flags.exclude === undefined ? undefined : await loadExcludeList(flags.exclude, { env, account: seenBy });

@@ -1,7 +1,5 @@
-// Is this search result a business the user already has? Results and saved leads share no key, so a
-// business is recognised by any one of four keys (id, phone, website, name_address), each normalized so
-// that two spellings of the same business meet: the rules are in docs/sync.md ("--exclude FILE").
-// Pure but for tldts (SuppressionIndex.create() loads it); fields missing or not strings give no key.
+// Is this result a business the user already has? Any one of four normalized keys (id, phone, website,
+// name_address) matches: docs/sync.md, "--exclude FILE". Pure but for tldts (SuppressionIndex.create()).
 
 export type MatchRule = 'id' | 'phone' | 'website' | 'name_address';
 
@@ -10,7 +8,6 @@ export interface BusinessKey {
   key: string;
 }
 
-/** A list written as words separated by spaces. */
 const words = (text: string): string[] => text.split(' ');
 
 /** The calling code assumed for a 10-digit national number (the API's data is mostly North American). */

@@ -1,6 +1,5 @@
-// The registrable domain of a website, the key CRMs dedupe companies on: `https://www.shop.example.co.uk/x`
-// -> `example.co.uk`, through tldts's public-suffix list; a site builder's tenant (joes.wixsite.com,
-// joes.wordpress.com) is its own domain. tldts costs ~20 ms to load: only a run that needs it imports this.
+// The registrable domain CRMs dedupe on (`www.shop.example.co.uk` -> `example.co.uk`; a site builder's tenant
+// is its own), by tldts, which costs ~20 ms to load: only a run that needs it imports this.
 import { parse } from 'tldts';
 import { SITE_BUILDER_HOSTS } from './business-match.js';
 

@@ -1,6 +1,5 @@
-// zod's issues in the project's words: "done: expected a whole number" rather than "Invalid input".
-// Used for the files leadctl reads back (the config file, a batch's state file), whose messages name
-// the file, the place inside it and what is wrong.
+// zod's issues in the project's words ("done: expected a whole number", not "Invalid input"), for the files
+// leadctl reads back (the config file, a batch's state file).
 import type { core } from 'zod/mini';
 
 const TYPE_WORDS: Record<string, string> = {

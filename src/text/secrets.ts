@@ -30,7 +30,6 @@ export class SecretMask {
   }
 }
 
-/** The CLI's run: one process, one run, so one mask. */
 const cliRun = new SecretMask();
 
 export function rememberSecret(value: string): void {

@@ -1,7 +1,5 @@
-// The one sanitizer for text that reaches a terminal or a spreadsheet from outside: server data in
-// tables and TSV, and every notice or error that quotes the server (outside api/ and output/ so that
-// both may use it). Each control, escape or invisible character becomes a visible escape, so what the
-// user sees is what the server sent: the table is in docs/output.md ("Untrusted text from the server").
+// The one sanitizer for server text that reaches a terminal or a spreadsheet (here so api/ and output/ both
+// use it): docs/output.md, "Untrusted text from the server".
 
 export const UNSAFE_FOR_TERMINAL =
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u115f\u1160\u3164\uffa0]|(?<!\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?)\u200d|\u200d(?!\p{Extended_Pictographic})|(?!\u200d)\p{Cf}/gu;

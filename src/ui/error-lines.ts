@@ -1,6 +1,5 @@
-// What leadctl says about a failure, from the error's own fields: `leadctl: <message>` and its CLI
-// hint as text, or the same facts as one JSON object for a program reading stderr. commander's
-// refusals of a command line are put in the same shape.
+// A failure as `leadctl: <message>` and its hint, or as one JSON object for a program reading stderr;
+// commander's refusals of a command line take the same shape.
 import { ERROR_CODES, type ErrorCode, HttpError, LeadError } from '../api/errors.js';
 
 /** One failure as cli.ts renders it, text or JSON. */
@@ -55,10 +54,7 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   return [...lines, line];
 }
 
-/**
- * The output layer notes on the error that ended a run where the rows it received are, so that every
- * failed or interrupted run that wrote rows says so. (Reflect.set: a frozen error just goes without.)
- */
+/** Set by the output layer, so every failed run that wrote rows says where (a frozen error goes without). */
 export function notePartialFile(error: unknown, path: string): void {
   if (typeof error === 'object' && error !== null) Reflect.set(error, 'partialFile', path);
 }

@@ -140,10 +140,7 @@ export function colorAllowed({ globals, io }: ColorInputs): boolean {
   return globals.color !== false && !io.env.NO_COLOR && io.env.TERM !== 'dumb';
 }
 
-/**
- * FORCE_COLOR or CLICOLOR_FORCE: colour on stdout and stderr even when they are not a terminal, for
- * `leadctl ... | less -R`. NO_COLOR and --no-color still win. Files written with -o never get colour.
- */
+/** FORCE_COLOR or CLICOLOR_FORCE, for `| less -R`; NO_COLOR and --no-color still win; -o files get none. */
 export function colorForced(inputs: ColorInputs): boolean {
   return (
     colorAllowed(inputs) && (envFlag(inputs.io.env.FORCE_COLOR) || envFlag(inputs.io.env.CLICOLOR_FORCE))
@@ -166,10 +163,7 @@ export function safeForStderr(text: string): string {
     .join('\n');
 }
 
-/**
- * 1234567 -> "1,234,567". Written out because the first toLocaleString() call sets up ICU number
- * formatting, about 15 ms of a one-page run's start-up.
- */
+/** 1234567 -> "1,234,567", not toLocaleString(): its first call sets up ICU, ~15 ms of a run's start-up. */
 export function formatCount(n: number): string {
   if (!Number.isInteger(n)) return String(n);
   const digits = String(Math.abs(n));

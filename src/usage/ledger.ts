@@ -8,13 +8,8 @@ import { type FolderRole, xdgLeadctlDir } from '../config/paths.js';
 import { describeFsError, errorCode } from '../config/store.js';
 import { withLock } from '../lock.js';
 
-// The ledger file's shape, checked on every read: anything else (a hand edit, a crash of another
-// program, a newer format) is treated as no ledger, and the next write starts a new one.
-//
-// { "version": 1, "entries": [ { "profile": "default", "baseUrl": "https://host/api/v1/",
-//   "days": { "2026-11-23": { "requests": 42, "searches": 3, "rateLimited": 0 } },
-//   "months": { "2026-11": { "requests": 1234, "searches": 17, "rateLimited": 1 } } } ] }
-
+// Checked on every read: anything else (a hand edit, another program's crash, a newer format) counts as no
+// ledger, and the next write starts a new one.
 const COUNT = z.int().check(z.minimum(0));
 
 const COUNTS = z.object({ requests: COUNT, searches: COUNT, rateLimited: COUNT });
@@ -41,9 +36,7 @@ function emptyLedger(): Ledger {
   return { version: 1, entries: [] };
 }
 
-// The ledger's periods are UTC days and months, as the API's counters are (the spec does not say when
-// its daily counter resets; UTC midnight is the common choice and the sandbox's).
-
+// UTC days and months, as the API's counters (the spec does not say when they reset; UTC midnight is common).
 /** `2026-11-23` */
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -60,9 +53,7 @@ function utcMonthBefore(ms: number, back: number): string {
   return utcMonth(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1));
 }
 
-// A run counts in its profile's entry for its API root (`https://host` is `https://host/api/v1/`); the
-// in-process sandbox of --sandbox listens on a new port each run: it is counted as one server, `sandbox`.
-
+// --sandbox listens on a new port each run: it is counted as one server, `sandbox`.
 export const SANDBOX_KEY = 'sandbox';
 
 export function ledgerKey(profile: string, baseUrl: string, source: string | undefined): LedgerKey {
@@ -71,8 +62,6 @@ export function ledgerKey(profile: string, baseUrl: string, source: string | und
   if (['localhost', '[::1]'].includes(root.hostname)) root.hostname = '127.0.0.1';
   return { profile, baseUrl: root.href };
 }
-
-// Days are kept for this month and the last, months for a year, so the file stays a few kilobytes.
 
 /** Which account on which server a count belongs to. */
 export interface LedgerKey {
@@ -132,9 +121,6 @@ function prune(ledger: Ledger, nowMs: number): Ledger {
   return { version: 1, entries };
 }
 
-// `$XDG_STATE_HOME/leadctl/usage.json`: the XDG spec's place for state that outlives a run but is not
-// configuration.
-
 export const STATE_FOLDER: FolderRole = {
   label: 'state folder',
   variable: 'XDG_STATE_HOME',
@@ -149,9 +135,8 @@ export function ledgerFile(env: NodeJS.ProcessEnv): string {
   return path.join(stateDir(env), 'usage.json');
 }
 
-// Reads take no lock: every write replaces the file by rename, so a reader sees a whole old or a whole
-// new file. An update re-reads under the lock, so runs that end at the same time each keep their counts.
-
+// Reads take no lock: a write renames a whole file over the old. An update re-reads under the lock, so runs
+// that end together each keep their counts.
 interface LedgerRead {
   ledger: Ledger;
   /** Why an existing file was not usable (then `ledger` is empty). */
@@ -181,10 +166,7 @@ export function readLedger(file: string): LedgerRead {
   return { ledger: checked.data };
 }
 
-/**
- * Applies `change` to the ledger under the lock and writes it back (0600, atomically). Returns the
- * problem of the file it found, if it had to start a new one. Throws on a lock or file system failure.
- */
+/** Under the lock, atomically (0600); returns a replaced file's problem. Throws if lock or write fails. */
 export function updateLedger(file: string, change: (ledger: Ledger) => Ledger): Promise<string | undefined> {
   return withLock(`${file}.lock`, {}, (lock) => {
     const { ledger, problem } = readLedger(file);

@@ -1,6 +1,5 @@
-// Counting one run's requests in memory, through the client's hooks, and adding them to the ledger
-// once, when the run ends (success, failure or Ctrl-C): an export pays nothing per request but a
-// counter increment. Recording never fails a command: a ledger that cannot be written is a warning.
+// Counts a run's requests in memory (client hooks) and adds them to the ledger once, when the run ends: an
+// export pays a counter increment per request. A ledger that cannot be written is a warning, never a failure.
 import type { AttemptEvent } from '../api/client.js';
 import type { PageProgress } from '../api/paging/index.js';
 import type { PlanName } from '../config/keys.js';
@@ -32,10 +31,7 @@ interface RecorderOptions {
   now?: () => number;
 }
 
-/**
- * Creates the state folder now (0700). The ledger is optional: a folder that cannot be made (a
- * read-only HOME, a full disk) is one warning, this run is not counted, and the command goes on.
- */
+/** Creates the state folder now (0700); one that cannot be made is a warning and the run goes uncounted. */
 export function createUsageRecorder(options: RecorderOptions) {
   const { env, key, plan, warn, now = Date.now } = options;
   const file = ledgerFile(env);
@@ -84,7 +80,6 @@ export function createUsageRecorder(options: RecorderOptions) {
     run: run as ReadonlyMap<string, Counts>,
     /** What the server's latest answer said is left of its allowance, if it said. */
     serverAllowance: () => announced,
-    /** For the client: counts every attempt it reports. */
     hooks: { onAttempt: count },
     reportProblem,
     /** Adds the run's counts to the ledger; never throws. Later calls add only what came since. */
@@ -118,10 +113,8 @@ function isSearch(event: AttemptEvent): boolean {
   }
 }
 
-// Warnings before spending: once a run knows how many requests it will make, one line on stderr says
-// so if that crosses what the server said is left: its X-RateLimit-Remaining (or RateLimit-Remaining)
-// on the run's answers so far, else the 429s it gave this machine today. Never a guess from the spec's
-// two plan tables (500 or 10,000 a day for the same plan): where the server said nothing, nothing.
+// Warnings before spending, from what the server said is left, never the plan tables (docs/usage.md,
+// "Warnings before spending").
 interface Spender {
   usage: UsageRecorder;
   ui: Ui;

@@ -12,9 +12,7 @@ import {
   zeroCounts,
 } from './ledger.js';
 
-// What each plan allows under the spec's two published plan tables (lead-api-v1.md, "Limits"). The
-// spec does not say which table applies, so both are kept and shown (warnings use neither: recorder.ts).
-
+// The spec publishes two plan tables (lead-api-v1.md, "Limits") without saying which applies: both are shown.
 export type Variant = 'a' | 'b';
 
 export interface VariantLimits {
@@ -26,8 +24,6 @@ export interface VariantLimits {
 }
 
 export const PLAN_LIMITS: Readonly<Record<PlanName, Record<Variant, VariantLimits>>> = {
-  // Variant A: API access for Agency only, 500 requests a day and 300 live searches a month.
-  // Variant B: every plan, 100 / 1,000 / 10,000 requests a day; its search quota is not published.
   free: { a: { apiAccess: false }, b: { apiAccess: true, dailyRequests: 100 } },
   pro: { a: { apiAccess: false }, b: { apiAccess: true, dailyRequests: 1_000 } },
   agency: {
@@ -40,9 +36,7 @@ export function planLabel(plan: PlanName): string {
   return plan === 'free' ? 'Free' : plan === 'pro' ? 'Pro' : 'Agency';
 }
 
-// Today's and this month's numbers for one profile and base URL: what the ledger holds plus what the
-// running command has sent and not yet written.
-
+// What the ledger holds plus what the running command has sent and not yet written.
 export interface UsageTotals {
   /** `2026-11-23`, UTC. */
   day: string;
@@ -72,9 +66,6 @@ export function usageTotals(
   }
   return { day, month, today, thisMonth, ...(problem ? { problem } : {}) };
 }
-
-// What `leadctl usage --json` prints and the MCP `usage` tool returns: the ledger's counts for one
-// profile and base URL (plus what the running command has sent), beside the plan's limits.
 
 interface UsageSource {
   file: string;

@@ -1,6 +1,5 @@
-// `leadctl api <path>`: the definition, and -F/-f read as gh reads them: -F turns true, false, null
-// and integers into JSON values (anything else stays a string), -f always sends a string. They become
-// the JSON body of a POST/PUT/PATCH/DELETE, or the query string of a GET (./run.ts).
+// `leadctl api <path>`, -F/-f read as gh reads them: -F makes true, false, null and integers JSON values,
+// -f always sends a string; a JSON body, or a GET's query string (./run.ts).
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';

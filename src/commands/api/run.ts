@@ -1,7 +1,5 @@
-// `leadctl api <path>`: one raw request (or every page with --paginate) through the same client as
-// every command, so the key, retries, 429 waits, --verbose lines and exit codes are the same. The
-// body goes to stdout as the server sent it; on a terminal, characters a terminal would act on are
-// shown as escapes and the key is masked.
+// `leadctl api <path>`: one raw request (or every page with --paginate) through every command's client. The
+// body goes to stdout as sent; on a terminal, with control characters escaped and the key masked.
 
 import { UsageError } from '../../api/errors.js';
 import { parseJsonLossless } from '../../api/exact-json-parser.js';
@@ -73,11 +71,8 @@ async function writePages(
   }
 }
 
-/**
- * For a person: JSON indented (and coloured when allowed) as the json format is on a terminal, with
- * the digits the server sent; anything else as it came. Then escapes for what a terminal would act on
- * (line breaks and tabs kept: the body keeps its layout).
- */
+// JSON indented (and coloured) as the json format is on a terminal, digits as sent; anything else as it came.
+// Then escapes for what a terminal would act on, but line breaks and tabs (the body keeps its layout).
 function forTerminal(apiKey: string | undefined, color: boolean) {
   return (text: string): string => {
     const pretty = prettyOrUndefined(text, color);

@@ -1,6 +1,5 @@
-// `leadctl auth login`: a base URL and key, checked with one request before they are stored (a wrong
-// key is never saved); asked on a terminal, the key from stdin with --with-token (as gh does).
-// `auth status`: what a run would use, then one request whose exit code is the command's.
+// `auth login`: a base URL and key, checked with one request before they are stored; asked on a terminal, or
+// the key from stdin with --with-token (as gh). `auth status`: one request, whose exit code is the command's.
 import {
   AuthError,
   abortErrorFor,
@@ -67,8 +66,7 @@ export async function runAuthLogin(flags: LoginFlags, ctx: CommandContext): Prom
   let apiKey = terminal ? undefined : await readKey();
   while (apiKey === undefined) apiKey = await unlessRefused(ctx, readKey);
 
-  // The check runs with this key and URL and the run's own timeouts; a new profile has no stored
-  // timeouts yet, so it takes the defaults (and the flags).
+  // Checked with the run's timeouts: a new profile's are the defaults and the flags.
   const settings = await resolveSettings(
     { ...globals, apiKey, baseUrl, profile: exists ? profile : DEFAULT_PROFILE },
     { ...io.env, LEADCTL_PROFILE: undefined },
@@ -128,11 +126,8 @@ async function chooseBaseUrl(
   }
 }
 
-/**
- * At a prompt, a value leadctl cannot use is said, and undefined returned for the caller to ask again
- * (what was typed before kept): a login that ended there would leave the person typing the key into
- * the shell and its history.
- */
+// A refused value is said and the caller asks again: a login that ended there would leave the person typing
+// the key into the shell and its history.
 async function unlessRefused<T>(ctx: CommandContext, get: () => Promise<T> | T): Promise<T | undefined> {
   try {
     return await get();
@@ -143,10 +138,7 @@ async function unlessRefused<T>(ctx: CommandContext, get: () => Promise<T> | T):
   }
 }
 
-/**
- * One line typed on the terminal, which echoes it and handles Ctrl-C (SIGINT: the run's signal) as
- * for any command: no escape sequences, a plain question. Undefined at the end of input (Ctrl-D).
- */
+/** One line, echoed; Ctrl-C is SIGINT, the run's signal, as for any command. Undefined on Ctrl-D. */
 async function askLine({ io, signal }: CommandContext, question: string): Promise<string | undefined> {
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: io.stdin, terminal: false });

@@ -1,7 +1,5 @@
-// Tab completion answered by leadctl itself (as cobra's and gh's `__complete`) from the commander tree
-// that --help and `help --json` read, so that the shells' scripts stay a few lines each. The answer:
-// one candidate a line, `value<TAB>description`, filtered by the word being typed; or the one line
-// `:files` when a file name goes there (the shell lists files itself).
+// Tab completion from the commander tree (as cobra's `__complete`), so each shell's script stays a few lines:
+// `value<TAB>description` a line, filtered by the word typed, or `:files` where a file name goes.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { type FlagSpec, ownFlags, visibleSubcommands } from '../help/spec.js';
 
@@ -32,10 +30,7 @@ export async function complete(
     .join('');
 }
 
-/**
- * bash splits `--format=js` at `=` into three words: they are read as one, and what bash will replace
- * (the last word it made) is what follows `prefix` in each answer.
- */
+/** bash splits `--format=js` at `=` into three words, read as one; answers drop `prefix` (bash keeps it). */
 function glueEquals(words: string[]): { glued: string[]; prefix: string } {
   const glued: string[] = [];
   let prefix = '';

@@ -1,7 +1,5 @@
-// What `leadctl config set|get|unset|list|path|profiles|remove-profile` do. Values go to stdout,
-// everything else to stderr; the API key is masked unless --reveal and never appears in a message.
-// The profile list is data on stdout, `git branch` style (`* ` marks the profile this run would use),
-// so shell completion reads it too.
+// `leadctl config`: values on stdout, the rest on stderr; key masked unless --reveal, never in messages.
+// The profile list is data on stdout, `git branch` style (`* ` the run's), so completion reads it too.
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import {
   CONFIG_KEYS,

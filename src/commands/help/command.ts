@@ -1,8 +1,5 @@
-// `leadctl help [command...]` and its topics `help environment` and `help exit-codes`, as gh has them.
-// commander's built-in help command cannot take topics, so this one replaces it at the root: a word
-// that names a topic runs the topic, any other words name the command whose help to show. Below the
-// command: the two reference tables and their rendering for a terminal (a few kilobytes of text,
-// loaded with the definitions rather than behind an import of their own).
+// `leadctl help [command...]` and the topics `environment` and `exit-codes`, as gh has them (commander's help
+// command takes no topics). The tables load with the definitions: a few kilobytes, no import of their own.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
 import type { ContextFor, Program } from '../../session.js';
@@ -61,10 +58,7 @@ export function registerHelp(program: Program, contextFor: ContextFor) {
   return help;
 }
 
-// The two reference tables of `leadctl help environment` and `leadctl help exit-codes`. They are the
-// one source: the README carries the same rows (test/e2e/help-topics.test.ts compares them), so text
-// is written as README markdown, with `code` spans that the terminal rendering strips.
-
+// The README has the same rows (test/e2e/help-topics.test.ts compares them): markdown, `code` spans stripped.
 /** variable | the flag that sets the same | its `config set` key | meaning */
 export const ENVIRONMENT = tableRows(`
 LEADCTL_API_KEY | --api-key | api-key | the API key, sent as a Bearer token

@@ -1,7 +1,5 @@
-// The commands as data, read off the commander definitions that --help prints: `leadctl help --json`
-// for programs and agents, and the flags `leadctl __complete` offers. Nothing here is written twice:
-// a flag's type comes from its placeholder (`<n>`, `<file>`), its default from commander or from the
-// "(default: …)" its help text gives, repeatable from the help text's own word "repeatable".
+// The commands as data, read off the commander definitions (`help --json`, `__complete`): a flag's type from
+// its placeholder, its default from commander or its help's "(default: …)", repeatable from "repeatable".
 import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { ERROR_CODES } from '../../api/errors.js';
 import { VERSION } from '../../version.js';

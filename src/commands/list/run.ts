@@ -43,8 +43,7 @@ export async function runList(
   });
   const { client, ui } = session;
   const spent = () => `${formatCount(requests)} ${requests === 1 ? 'request' : 'requests'}`;
-  // --where filters what is written: --max-items then counts written items, so the paginator gets no
-  // cap of its own and pages on until that many passed (or the data ends).
+  // With --where, --max-items counts written items: the paginator has no cap and pages on until enough pass.
   const filtering = (flags.where?.length ?? 0) > 0;
   const maxFetched = filtering ? undefined : flags.maxItems;
   // Many pages: the biggest page spends the fewest requests, unless fewer items are wanted.
@@ -134,9 +133,8 @@ export async function runList(
         return `Wrote ${formatCount(written)} ${noun}${where} (${counts}).`;
       },
     );
-    // Only now is the output committed (renamed into place, or appended and synced): the checkpoint
-    // follows with one rename. Should even that fail, appended rows are taken back, so that the next
-    // run (which fetches them again) does not write them twice.
+    // The output is committed; the checkpoint follows with one rename. Should that fail, appended rows are
+    // taken back, so the next run (which fetches them again) does not write them twice.
     if (checkpoint) await commitCheckpoint(checkpoint, undoAppend, flags);
     if (footer) ui.notice(footer);
   } finally {

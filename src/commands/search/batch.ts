@@ -1,7 +1,5 @@
-// `leadctl search --input FILE`: many searches from a file, within quota, resumable. Every row is
-// checked before the first request; searches run a few at a time and are written in input order;
-// with -o FILE, progress is kept in FILE.state after every search so --resume can continue a batch
-// that a 429, --max-requests or Ctrl-C stopped, ending with the file one uninterrupted run writes.
+// `leadctl search --input FILE` (docs/batch.md): rows checked before the first request, a few searches at a
+// time written in input order; with -o, FILE.state after every search for --resume.
 import type { ClientHooks } from '../../api/client.js';
 import { abortErrorFor, UsageError, ValidationError } from '../../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
@@ -59,14 +57,10 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     return runBatchDryRun(plan, input, flags, ctx);
   }
 
-  // --db, --new-only, --cache, --exclude (src/sync/search-memory.ts), loaded only when asked for.
   const memory = remembersSearches(flags)
     ? await (await import('../../sync/search-memory.js')).openSearchMemory(flags, ctx)
     : undefined;
-  /**
-   * Rows the database answers (--cache), looked up once before the run: nothing is sent for them, so
-   * none counts against --max-requests or as sent, none is named unanswered, and nothing new is stored.
-   */
+  /** Rows the database answers (--cache), looked up before the run: not sent, counted or stored. */
   const fromCache = new Map<SearchRow, Item[]>();
   /** Rows a stopped run had answers for but never wrote (a full disk): written now, nothing sent. */
   const kept = new Map<SearchRow, Item[]>();
@@ -233,10 +227,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       if (totals.unknown > 0) throw unknownRowsError(totals.unknown);
       return;
     }
-    // Stopped: close what was written (valid json on stdout; the partial file keeps the closing chunk
-    // too, which --resume cuts off again at the recorded length), then say how to go on. A file
+    // Stopped: close what was written (--resume cuts the closing chunk off at the recorded length). A file
     // batch that finished no search keeps nothing: a nightly job must not pile up empty files.
-    // Searches sent without an answer, and answers not written, keep the state for --resume.
     const keepsNothing =
       output.partialPath !== undefined &&
       state.done === 0 &&
@@ -272,11 +264,8 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   }
 }
 
-/**
- * --max-requests: every search started spends a request and every retry the client makes one more.
- * A new search starts only while one is left (a row the database answers needs none); a retry that
- * would go over the cap stops the batch (the searches in flight are redone by --resume).
- */
+// --max-requests: each search and each retry spends one. A search starts only while one is left; a retry
+// over the cap stops the batch (the searches in flight are redone by --resume).
 function requestCap(
   maxRequests: number,
   needsNoRequest: (row: SearchRow) => boolean,

@@ -1,5 +1,4 @@
-// `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts). The options' type
-// comes from this definition; the run loads when the action runs.
+// `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts), loaded when the action runs.
 import { Option } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
 import { examples } from '../help/command.js';

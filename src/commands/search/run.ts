@@ -43,7 +43,6 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   if (!query) throw new UsageError('missing the search query', USAGE_HINT);
   if (flags.location === undefined) throw new UsageError('missing --location: where to search', USAGE_HINT);
 
-  // --db, --new-only, --cache, --exclude: the database (and node:sqlite) load only when asked for.
   const remembering = remembersSearches(flags) ? await import('../../sync/search-memory.js') : undefined;
   const memory = await remembering?.openSearchMemory(flags, ctx);
   const ask = { query, location: flags.location, radius: flags.radius };

@@ -1,6 +1,5 @@
-// `leadctl sync`: leads and history into a SQLite or PostgreSQL database, one transaction per page,
-// so that a stop keeps what was fetched and the next run fetches only the rest. One sync per account
-// at a time; other accounts sync into the same database meanwhile. docs/sync.md has the rules.
+// `leadctl sync`: leads and history into a SQLite or PostgreSQL database, a transaction per page, one sync
+// per account at a time (docs/sync.md).
 import { fetchListPage, type ListResource } from '../../api/paging/index.js';
 import { RESOURCES } from '../../resources.js';
 import { type CommandContext, openSession } from '../../session.js';
@@ -24,8 +23,7 @@ export async function runSync(flags: SyncFlags, ctx: CommandContext): Promise<vo
   const { client, ui, settings } = session;
   const account = flags.account ?? settings.profile;
   try {
-    // The engine, the tables, their check and the account's lock come before any request: a Node
-    // without SQLite, a damaged or newer database and a second run for the account are exit 2.
+    // Before any request: no SQLite, a damaged or newer database, a second run for the account are exit 2.
     const store = await openStore(databaseTarget(flags.db, settings.dbUrl, ctx.io.env), ctx.io.env, {
       feature: 'sync',
       account,

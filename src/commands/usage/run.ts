@@ -1,6 +1,5 @@
-// `leadctl usage`: what the ledger counted for this profile and base URL (with none set: every base URL
-// the profile has counted, added up) today and this month, beside the plan's limits under both of the
-// spec's plan tables. Reads only: no request, no lock.
+// `leadctl usage`: the ledger's counts for this profile and base URL (none set: all of them, added up) today
+// and this month, beside both plan tables' limits. No request, no lock.
 import { resolveSettings } from '../../config/settings.js';
 import { type CommandContext, openUi } from '../../session.js';
 import { formatCount } from '../../ui/ui.js';
@@ -37,7 +36,6 @@ export async function runUsage(flags: { json?: true }, ctx: CommandContext): Pro
   const baseUrl = globals.sandbox ? SANDBOX_KEY : settings.baseUrl;
   const file = ledgerFile(io.env);
   const plan = settings.plan;
-  // Only the local ledger is read: with no base URL set, every base URL this profile has counted.
   const keys = baseUrl
     ? [ledgerKey(settings.profile, baseUrl, globals.sandbox ? 'sandbox' : settings.baseUrlSource)]
     : profileKeys(file, settings.profile);
