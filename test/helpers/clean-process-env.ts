@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { removeFileTempDirs } from './temp.js';
 
 const FROM_THE_SHELL =
   /^(NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|PAGER|CI|LEADCTL_.*|(HTTPS?|NO|ALL)_PROXY|https?_proxy|no_proxy|all_proxy|XDG_CONFIG_HOME|NODE_EXTRA_CA_CERTS)$/;
@@ -17,6 +18,7 @@ for (const name of Object.keys(process.env)) {
 const configHome = mkdtempSync(join(tmpdir(), 'leadctl-config-'));
 process.env.XDG_CONFIG_HOME = configHome;
 afterAll(() => rmSync(configHome, { recursive: true, force: true }));
+afterAll(removeFileTempDirs);
 
 // A tool a test drives as root can rename a file over /dev/null (zsh's `compinit -d /dev/null` did):
 // every later `-o /dev/null` and `> /dev/null` on the machine would then write a file. The file that

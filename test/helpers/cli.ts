@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { execa, type Options, type ResultPromise } from 'execa';
+import { expect } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/session.js';
 import { tempDir } from './temp.js';
@@ -33,27 +34,40 @@ export async function tempConfigHome(): Promise<string> {
   return tempDir('home');
 }
 
-/** leadctl keeps no cache; should it ever write one, it goes here and not into the user's own. */
-const CACHE_HOME = tempDir('cache');
+const homesOfFiles = new Map<string, { config: string; cache: string; state: string }>();
 
-/** The usage ledger of every run goes here, never into the user's ~/.local/state. */
-const STATE_HOME = tempDir('state');
-
-/** A config home with nothing in it, for runs whose test gives none: never the user's own profiles. */
-const CONFIG_HOME = tempDir('config');
+/**
+ * The homes of runs whose test gives none, one set per test file (a worker's files share this module):
+ * an empty config (never the user's own profiles), the usage ledger (never the user's ~/.local/state),
+ * and a cache (leadctl keeps none; should it ever write one, it goes here).
+ */
+function homesOfThisFile() {
+  const file = expect.getState().testPath ?? '';
+  let homes = homesOfFiles.get(file);
+  if (homes === undefined) {
+    homes = {
+      config: tempDir('config', 'file'),
+      cache: tempDir('cache', 'file'),
+      state: tempDir('state', 'file'),
+    };
+    homesOfFiles.set(file, homes);
+  }
+  return homes;
+}
 
 /**
  * Only what a process needs: no LEADCTL_*, NO_COLOR, FORCE_COLOR, TERM, COLUMNS or proxy leaking in
  * from the developer's shell, and no config but the test's own.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const homes = homesOfThisFile();
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LANG: 'C.UTF-8',
-    XDG_CONFIG_HOME: CONFIG_HOME,
-    XDG_CACHE_HOME: CACHE_HOME,
-    XDG_STATE_HOME: STATE_HOME,
+    XDG_CONFIG_HOME: homes.config,
+    XDG_CACHE_HOME: homes.cache,
+    XDG_STATE_HOME: homes.state,
     ...extra,
   };
 }
