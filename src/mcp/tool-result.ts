@@ -79,7 +79,7 @@ function safeText(text: string, mask: KeyMasker): string {
     .join('\n');
 }
 
-// Strings as sent (data, not text to print) but masked; an ExactNumber as its digits beyond 2^53.
+// Strings as sent (data, not text to print), masked; an ExactNumber a number, or its digits beyond 2^53.
 function plainJson(value: unknown, mask: KeyMasker): unknown {
   if (typeof value === 'string') return mask(value);
   if (value instanceof ExactNumber) {
