@@ -1,8 +1,4 @@
-// Results sized for a model's context window. An answer whose items would make the data longer than
-// the cap carries the items that fit, `truncated: true` and a `next_page` token; the session keeps the
-// rest (what the server already sent: a search is never sent again for its second part), and the
-// tool given that token returns the next part without a request. The last few answers are kept.
-
+// Results sized for a model's context window: docs/mcp.md, "What the model sees".
 import { UsageError } from '../api/errors.js';
 import { formatCount } from '../ui/ui.js';
 
@@ -17,7 +13,6 @@ export interface Part {
   /** Items in the whole answer. */
   total: number;
   truncated: boolean;
-  /** The token for the next part, when truncated. */
   nextPage?: string;
 }
 
@@ -38,10 +33,7 @@ export class Continuations {
     this.maxChars = maxChars;
   }
 
-  /**
-   * The part of `items` from `offset` that fits the cap (at least one item), holding the whole answer
-   * under a new token if there is more. `project` gives an item as it will be shown (fields).
-   */
+  /** At least one item; the whole answer is held under a new token if there is more. */
   part(
     tool: string,
     check: string,
@@ -108,7 +100,6 @@ export function partNote(part: Part): string {
     : `${holds}.`;
 }
 
-/** An item with only the named fields, in that order (all of them when none are named). */
 export function projectFields(fields: readonly string[] | undefined): (item: unknown) => unknown {
   if (!fields || fields.length === 0) return (item) => item;
   return (item) => {

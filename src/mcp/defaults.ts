@@ -1,15 +1,11 @@
 // The MCP server's defaults, in a module without imports: the `mcp` command's help (in the CLI's
 // bundle) and the server (in its own) say the same numbers.
-
-/** An assistant waits on the tool call: rate limits are waited on briefly unless --max-wait says otherwise. */
+/** An assistant is waiting: rate limits are waited on briefly unless --max-wait says otherwise. */
 export const MCP_MAX_WAIT_SEC = 10;
 export const DEFAULT_MAX_REQUESTS = 50;
 export const DEFAULT_MAX_SEARCHES = 10;
 export const DEFAULT_MAX_SEARCHES_PER_DAY = 50;
-/**
- * Every tool call answers within this: hosts give up at 60 s (the MCP SDK client's default request
- * timeout), and 15 s are left for a loaded machine, the ledger write and the host's own queueing.
- */
+/** Hosts give up at 60 s (the SDK client's default); 15 s are left for a loaded machine and queueing. */
 export const CALL_DEADLINE_SEC = 45;
 /** Saved leads read for exclude_saved and find_saved_leads: 20 requests at most, a bound on one call. */
 export const MAX_SAVED_LEADS = 2_000;

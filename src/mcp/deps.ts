@@ -1,8 +1,5 @@
-// What every tool runs on, loaded at the first tool call (initialize and tools/list are answered
-// without it): the session, opened once (settings, the key, the HTTP client, the usage recorder,
-// --sandbox), and each call's guard (the deadline, every failure an isError result, the ledger
-// written after it). Each session has its own key mask and rejected-key hint, never the process's:
-// a host may run several sessions.
+// What every tool runs on, loaded at the first tool call: the session and each call's guard. Each session
+// has its own key mask and rejected-key hint, never the process's: a host may run several sessions.
 import path from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
@@ -38,7 +35,6 @@ export interface ToolDeps {
   failure: FailureContext;
 }
 
-/** One tool call: its cancellation (the call's, the session's or the deadline), its progress notifications. */
 export interface ToolCall {
   signal: AbortSignal;
   progress: ReportProgress;
@@ -46,8 +42,7 @@ export interface ToolCall {
   ask?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
-// The request budget of one `leadctl mcp` session (--max-requests): a model in a loop can spend a day's
-// quota in a minute. The counting is the shared RequestBudget; this adds the words for an assistant.
+// --max-requests: a model in a loop can spend a day's quota in a minute. This adds words for an assistant.
 export class SessionBudget extends RequestBudget {
   constructor(max: number) {
     // Exit 5 in the CLI's table: like a rate limit, it means "out of quota".
@@ -70,10 +65,7 @@ export class SessionBudget extends RequestBudget {
   }
 }
 
-// Progress notifications for a call that pages: sent only when the client asked for them by giving
-// the request a progress token (MCP's `_meta.progressToken`), so a client may reset its request
-// timeout while a long list is fetched. Never fails the call: a notification that cannot be sent is
-// dropped.
+// Only for a request with a progress token (a client may reset its timeout); unsendable ones are dropped.
 export type ReportProgress = (progress: number, total: number | undefined, message: string) => void;
 
 interface ProgressExtra {
@@ -112,10 +104,7 @@ const RUNS: Record<
 
 type CallExtra = ProgressExtra & { signal: AbortSignal };
 
-/**
- * One tool call, as server.ts registers every tool: each failure becomes an isError result; it stops
- * with the session, the host's cancellation or the deadline (CALL_DEADLINE_SEC), whichever comes first.
- */
+// Every failure an isError result; stops with the session, the host's cancellation or the deadline.
 export async function callTool(
   name: string,
   args: unknown,
@@ -149,7 +138,6 @@ export async function callTool(
     const paused = sends ? deps.pause.refusal(deps.searches.rulesText()) : undefined;
     if (paused) return refusalResult(paused);
     const signal = AbortSignal.any([setup.stop, extra.signal, deadline.signal]);
-    // A yes-or-no question to the user through the host, if it supports form elicitation.
     const ask = async (message: string) =>
       (await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }, { signal }))
         .action;
@@ -176,7 +164,6 @@ export async function callTool(
   }
 }
 
-/** The session every tool runs on; or, when leadctl is not set up, the lines every call answers. */
 export async function openTools(
   setupError: LeadError | undefined,
   limits: Limits,

@@ -1,7 +1,5 @@
-// A failure in words for an assistant. Only our own words are lines: what happened (status, counts,
-// times we read) and what the assistant should do next (never a CLI flag the model cannot pass). What
-// the server said (its message, an unreadable retryAfter, a detail of a malformed answer) is returned
-// apart, for the caller to put in the untrusted-data block as quoted text.
+// A failure in words for an assistant: our own lines (what happened, what to do, never a CLI flag the
+// model cannot pass); what the server said is returned apart, for the untrusted-data block.
 import {
   AuthError,
   ExitCode,

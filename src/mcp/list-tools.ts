@@ -1,6 +1,5 @@
-// list_leads and list_search_history: one page and where the next one is, or (with max_items or
-// since) up to max_items items through the same pager as `leadctl leads --all`, with progress
-// notifications per page. Either is cut to the result size cap, the rest held for next_page.
+// list_leads and list_search_history: one page, or (with max_items or since) up to max_items items
+// through the pager of `leadctl leads --all`. Either is cut to the result size cap, the rest held.
 import { parseSince } from '../api/timestamp.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/ui.js';
@@ -15,7 +14,6 @@ import { errorResult, successResult, type ToolResult } from './tool-result.js';
 
 type Resource = 'leads' | 'history';
 type Item = Record<string, unknown>;
-
 const TOOL = { leads: 'list_leads', history: 'list_search_history' } as const;
 
 export async function runListTool(
@@ -185,9 +183,7 @@ function answer(resource: Resource, deps: ToolDeps, part: Part, extra: Record<st
   );
 }
 
-// The `usage` tool: what this machine has sent for the session's profile and server today and this
-// month (the usage ledger, plus this session's requests not yet written), beside the plan's limits,
-// the session's budget and the search caps. Reads a local file: it sends no request.
+// `usage`: the ledger plus requests not yet in it, the plan's limits, the budget and caps. Sends no request.
 export function runUsageTool(deps: ToolDeps): ToolResult {
   // Without the ledger's path: it shows the user's home folder, and the model has no use for it.
   const {

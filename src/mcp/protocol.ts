@@ -1,6 +1,5 @@
-// The SDK's Server with leadctl's tools on it, loaded by the first message a start does not answer
-// alone (stdio.ts): a tool call, a ping, anything unusual. A tool call loads the rest (deps.ts), where
-// every failure is an isError result in words for an assistant, never a thrown error.
+// The SDK's Server with leadctl's tools, loaded by the first message stdio.ts does not answer alone (a
+// tool call, a ping); a tool call loads the rest (deps.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { instructions, SERVER_INFO, type ServerSetup, toolList, toolSchemas } from './server.js';

@@ -1,10 +1,6 @@
-// After a 429 whose reset is further away than the server may wait (--max-wait), every tool that
-// sends requests answers at once with the reset time, sending nothing, until that time has passed:
-// a model that keeps calling would otherwise spend a request (and the server's patience) per call.
-// The reset time is kept beside the usage ledger (`mcp-rate-limit.json`, per profile and server), so
-// a restarted server does not send into a limit that resets in six days either, and per key (a hash
-// of it): a pause does not hold up the key the user changed to. Keeping it is best effort: a file that
-// cannot be read or written only loses the pause across restarts.
+// After a 429 beyond --max-wait, tools that send requests refuse at once until the reset: a model that
+// keeps calling would otherwise spend a request per call. Kept per profile, server and key beside the
+// ledger (docs/mcp.md, "Limits and errors"); best effort: a file unreadable only loses it on restart.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { RateLimitedError } from '../api/errors.js';
@@ -12,7 +8,6 @@ import { describeDuration } from '../api/retry.js';
 import { writeAtomically } from '../usage/ledger.js';
 
 interface PauseStore {
-  /** The file, e.g. `~/.local/state/leadctl/mcp-rate-limit.json`. */
   file: string;
   /** Which account on which server, with which key, the pause is for (pauseKey). */
   key: string;

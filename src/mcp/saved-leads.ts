@@ -1,7 +1,5 @@
-// The account's saved leads, fetched once per few minutes for the calls that need all of them:
-// find_saved_leads filters them, search_businesses with exclude_saved drops what they already hold.
-// Paged on our side (100 a page, one page at a time, at most MAX_SAVED_LEADS) within the session's
-// request budget; a list cut short is returned with why, and not kept.
+// The account's saved leads, for find_saved_leads and exclude_saved: read at most every KEEP_MS, one
+// page at a time within the request budget; a list cut short is returned with why, and not kept.
 import type { LeadClient } from '../api/client.js';
 import { UsageError } from '../api/errors.js';
 import type { Lead } from '../api/schemas.js';
@@ -21,7 +19,6 @@ interface SavedLeadsList {
   leads: Lead[];
   /** How many leads the account holds, as the server said. */
   total: number | undefined;
-  /** Every saved lead was read. */
   complete: boolean;
   /** Why reading stopped before the end (a failure after some pages, or MAX_SAVED_LEADS). */
   stoppedBy?: unknown;
@@ -83,9 +80,7 @@ export class SavedLeads {
   }
 }
 
-// find_saved_leads: the saved leads that match some words, without the whole list in the model's
-// context. Reads the saved leads on our side (saved-leads.ts, within the request budget), compares
-// normalized text (case, accents and punctuation ignored), and returns the matches only, newest first.
+// find_saved_leads: matches on normalized text, without the whole list in the model's context.
 const TOOL = 'find_saved_leads';
 const DEFAULT_MAX_RESULTS = 25;
 const TEXT_FIELDS = ['name', 'address', 'category', 'phone', 'website'] as const;

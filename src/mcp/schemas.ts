@@ -1,8 +1,5 @@
-// The tools' input and output schemas (zod 4, which the SDK turns into the JSON Schema clients see).
-// Inputs are strict, so a misspelt argument is refused with its name instead of silently ignored, and
-// every bound is checked before any request. Outputs describe the fields without fixing their types:
-// the spec leaves types and nullability open and the client keeps whatever a server sends.
-
+// Inputs are strict (a misspelt argument is refused by name) and bounded, checked before any request.
+// Outputs fix no types: the spec leaves types and nullability open, and the client keeps what is sent.
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -26,7 +23,6 @@ const text = (what: string) =>
     .trim()
     .min(1, { error: `${what} must not be empty` });
 
-/** `fields`: which fields of each item to return, in this order; fewer fields, more items per answer. */
 const fieldsOf = (resource: 'leads' | 'history' | 'results') =>
   z
     .array(z.enum(RESOURCES[resource].fields as [string, ...string[]]))
@@ -120,15 +116,12 @@ export const listInput = z.strictObject({
 
 export const leadsListInput = listInput.extend({ fields: fieldsOf('leads') });
 export const historyListInput = listInput.extend({ fields: fieldsOf('history') });
-
 export type SearchInput = z.infer<typeof searchInput>;
 export type ListInput = z.infer<typeof listInput> & { fields?: string[] | undefined };
 export type FindSavedInput = z.infer<typeof findSavedInput>;
 
-/**
- * An item: the known fields of the resource's schema (api/schemas.ts) described, any type accepted,
- * unknown fields kept. Every field needs its note: a field added to the schema is a compile error here.
- */
+// Known fields described, any type accepted, unknown fields kept. Every field needs its note: a field
+// added to the resource's schema (api/schemas.ts) is a compile error here.
 function itemSchema<Schema extends { shape: object }>(
   resource: Schema,
   notes: Record<keyof Schema['shape'] & string, string>,
@@ -179,7 +172,6 @@ const searchResult = itemSchema(SearchResultSchema, {
   lng: 'longitude (decimal degrees)',
 });
 
-/** What every answer that may be cut to size says about it. */
 const partOutput = {
   truncated: z.boolean().describe('true when more items follow: pass next_page back to get them'),
   next_page: z
@@ -231,7 +223,6 @@ export const findSavedOutput = z.object({
   ...partOutput,
 });
 
-/** The paging fields both list tools share. */
 const pagingOutput = {
   returned: z.number().describe('number of items in this answer'),
   page: z.number().describe('the page returned, or the first page fetched'),
@@ -261,7 +252,6 @@ export const historyOutput = z.object({
   ...pagingOutput,
 });
 
-/** The usage tool takes nothing. */
 export const usageInput = z.strictObject({});
 
 const counts = {
@@ -299,7 +289,6 @@ export const usageOutput = z.object({
   }),
 });
 
-/** Each tool's arguments and answer. */
 export const TOOL_SCHEMAS: Record<ToolName, { input: z.ZodType; output: z.ZodType }> = {
   search_businesses: { input: searchInput, output: searchOutput },
   find_saved_leads: { input: findSavedInput, output: findSavedOutput },
@@ -308,10 +297,7 @@ export const TOOL_SCHEMAS: Record<ToolName, { input: z.ZodType; output: z.ZodTyp
   usage: { input: usageInput, output: usageOutput },
 };
 
-/**
- * What a start answers from (server.ts), as JSON: the JSON Schemas tools/list gives, as the MCP SDK
- * writes them, and the protocol versions the SDK supports. scripts/build.mjs calls this once.
- */
+/** What a start answers from (server.ts): tools/list's JSON Schemas, the SDK's protocol versions. */
 export function startJson() {
   const json = (schema: z.ZodType, io: 'input' | 'output') =>
     z.toJSONSchema(schema, { target: 'draft-7', io }) as { type: 'object'; [key: string]: unknown };

@@ -1,7 +1,5 @@
-// search_businesses: one POST /search within the live-search caps, optionally without the businesses
-// the account already saved, cut to the result size cap with a next_page token for the rest. The
-// summary is made of the model's own arguments and our counts: the server's echoes stay in the data.
-
+// search_businesses: one POST /search within the live-search caps, optionally without saved businesses.
+// The summary is made of the model's own arguments and our counts: the server's echoes stay in the data.
 import type { AttemptEvent } from '../api/client.js';
 import { ExitCode, LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
@@ -134,14 +132,7 @@ function sortedBy(results: SearchResult[], field: 'rating' | 'review_count'): Se
     .map((entry) => entry.result);
 }
 
-// The live-search caps of `leadctl mcp`: at most --max-searches per session and --max-searches-per-day
-// per UTC day for the profile and server, counted in the usage ledger so that restarts and servers
-// running side by side share one count. The client cannot tell a cached search from a live one, so
-// every search the server answered counts (the cap errs on the side of spending less).
-//
-// One search at a time on this machine, under a lock beside the ledger (src/lock.ts): the day's count
-// is read from the ledger, the search is sent, and the ledger is written (recorder.flush) before the
-// next server may read it. Held across an HTTP request, a live holder is waited for (a hung one 10 min).
+// The caps, counted in the ledger under a lock (docs/mcp.md, "Limits and errors"); a hung holder: 10 min.
 export class SearchGate {
   readonly caps: Limits;
   readonly #usage: UsageRecorder;
@@ -202,11 +193,8 @@ export class SearchGate {
     }
   }
 
-  /**
-   * For the client's hooks: counts each search the server answered (2xx); the ledger, which the daily
-   * cap reads, also counts a 5xx or an unanswered one. A hook, not the tool's outcome, so that a search
-   * answered and then unreadable, or answered as the call was cancelled, is still counted.
-   */
+  // Counts each 2xx search (the ledger also counts a 5xx or an unanswered one). A hook, not the tool's
+  // outcome, so that a search answered then unreadable, or answered as the call was cancelled, counts.
   readonly onAttempt = (event: AttemptEvent): void => {
     if (event.method !== 'POST' || event.status === undefined || event.status < 200 || event.status >= 300)
       return;

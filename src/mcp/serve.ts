@@ -1,14 +1,7 @@
-// `leadctl mcp`: a Model Context Protocol server on stdin/stdout. stdout carries protocol messages only;
-// everything for people goes to stderr. Serves until the client closes stdin (after answering what it
-// asked; a cancelled call is not answered) or SIGINT/SIGTERM, then waits for calls still running so
-// that their usage is in the ledger.
-// initialize and tools/list are answered from the definitions alone, without the MCP SDK (stdio.ts): the
-// SDK loads at the first other message, and the session (settings, key, the HTTP client, --sandbox)
-// opens at the first tool call, so a host that starts the server and never calls it loads none of that. A setup mistake (a bad --tools, an unknown profile, no key) does not
-// stop the server: every call answers with it, where a server that exits shows only "connection closed".
-// This is the entry of dist/mcp-server.js, a bundle of its own (scripts/build.mjs): the MCP SDK brings
-// classic zod, which built into the CLI's chunks would share zod's core with the client's zod/mini and
-// load ~600 KB more into every request-making command.
+// `leadctl mcp` on stdin/stdout (stdout for protocol messages only), until the client closes stdin or
+// SIGINT/SIGTERM; then it waits for running calls so that their usage is in the ledger. A setup mistake
+// (a bad --tools, no key) is every call's answer, not an exit (which a host shows as "connection closed").
+// The entry of dist/mcp-server.js, a bundle of its own: docs/performance.md, "Start-up".
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -69,7 +62,6 @@ export async function runMcp(flags: McpServeFlags, ctx: CommandContext): Promise
     },
   );
   transport.onerror = warn;
-  // Resolves when stdin ends (or fails) or the signal aborts.
   const inputEnded = finished(stdin, { writable: false, signal: ctx.signal }).catch(() => {});
   try {
     await transport.start();

@@ -1,10 +1,5 @@
-// Asking before spending (cli.md, "MCP spending"): a live search through `leadctl mcp` runs only with
-// the user's yes. A host that supports elicitation asks the user there (the query, the location, what
-// it costs, what is left). Elsewhere the first call returns a quote with the same facts and a token,
-// and sends nothing; the search runs when the tool is called again with that token, which is good for
-// one search, with the same arguments, within 10 minutes. --no-confirm turns this off.
-// A search the server answers from its cache spends no live search, but nobody can tell beforehand:
-// the quote says so, and counts the search as spent (as the caps do).
+// A live search runs only with the user's yes, asked by elicitation where the host can, else through a
+// quote and a confirm token: docs/mcp.md, "Asking before spending".
 import { UsageError } from '../api/errors.js';
 import { formatCount } from '../ui/ui.js';
 import { MAX_SAVED_LEADS } from './defaults.js';

@@ -1,11 +1,7 @@
-// The server's stdio transport: newline-delimited JSON-RPC read and written as the SDK's
-// StdioServerTransport does, in two stages so that a start loads no SDK (whose message schemas, built
-// with zod as it loads, were most of a start's cost). `early` answers initialize and tools/list; the
-// first other line loads the SDK's Server (`load`), which is told of the initialize answered (its own
-// answer is not sent) and from then on gets every message.
-// A client may write its last requests and close stdin at once: allAnswered() lets the server answer
-// them before it closes (an interrupted search would have spent quota for nothing). A cancelled request
-// gets no answer (the protocol says so), so it stops counting as unanswered.
+// Newline-delimited JSON-RPC as the SDK's StdioServerTransport does it, in two stages so that a start
+// loads no SDK (docs/performance.md, "Start-up"); the SDK's Server, once loaded, is told of the initialize
+// answered early. allAnswered(): a client may close stdin right after its last requests (an interrupted
+// search would waste quota); a cancelled request gets no answer (the protocol says so).
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -125,7 +121,6 @@ export class StdioTransport implements Transport {
       const json = `${JSON.stringify(message)}\n`;
       if (!this.stdout.write(json)) await new Promise((resolve) => this.stdout.once('drain', resolve));
     } else this.#unsent = undefined;
-    // A response or an error answers the request with the same id.
     if (answers !== undefined) this.#answered(answers);
   }
 
@@ -143,7 +138,6 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Resolves once every request received so far has been answered. */
   async allAnswered(): Promise<void> {
     await this.#loading;
     if (this.#unanswered.size === 0) return;

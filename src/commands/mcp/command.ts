@@ -1,6 +1,5 @@
-// `leadctl mcp`: a Model Context Protocol server on stdio for AI assistants. The definition imports
-// only commander and the server's defaults; the server is a bundle of its own (src/mcp/serve.ts says
-// why), loaded when the action runs, so no other command pays for the SDK.
+// Imports only commander and the server's defaults; the server is a bundle of its own (src/mcp/serve.ts),
+// loaded when the action runs, so no other command pays for the SDK.
 import { Help, type Option } from '@commander-js/extra-typings';
 import {
   CALL_DEADLINE_SEC,
@@ -77,8 +76,7 @@ export function registerMcp(program: Program, contextFor: ContextFor) {
         ]),
     )
     .action(async (flags, self) => {
-      // Beside dist/cli.js, which this is bundled into (the build checks it); a computed path, so
-      // not bundled here.
+      // Beside dist/cli.js, which this is bundled into (the build checks it); computed, so not bundled.
       const server: { runMcp: typeof runMcp } = await import(
         String(new URL('./mcp-server.js', import.meta.url))
       );
