@@ -136,7 +136,8 @@ async function mcpToolSchemas() {
  * internals too, and a CommonJS consumer needs declarations in a .d.cts of its own.
  */
 async function writeLibraryTypes(dir) {
-  const types = cachedTypes() ?? (await generateTypes());
+  const cached = typesKey();
+  const types = readCached(cached) ?? (await generateTypes(cached));
   const imported = /^import .* from ['"]([^.'"][^'"]*)['"]/m.exec(types);
   if (imported) {
     // The install pulls no package, so a user's TypeScript cannot resolve this import: declare the
@@ -160,14 +161,14 @@ function typesKey() {
   }
   return join(TYPES_CACHE, `${hash.digest('hex').slice(0, 32)}.d.ts`);
 }
-function cachedTypes() {
+function readCached(file) {
   try {
-    return readFileSync(typesKey(), 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
 }
-async function generateTypes() {
+async function generateTypes(cached) {
   const { generateDtsBundle } = await import('dts-bundle-generator');
   const [types] = generateDtsBundle(
     [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
@@ -175,7 +176,7 @@ async function generateTypes() {
   );
   rmSync(TYPES_CACHE, { recursive: true, force: true });
   mkdirSync(TYPES_CACHE, { recursive: true });
-  writeFileSync(typesKey(), types);
+  writeFileSync(cached, types);
   return types;
 }
 

@@ -2,11 +2,12 @@
 // Schemas are written by the build from schemas.ts (zod builds them at every start otherwise: ~35 ms).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../api/errors.js';
+import { isPlainObject } from '../api/http-errors.js';
 import { VERSION } from '../version.js';
 import { DATA_BEGIN, MAX_ITEMS_CAP, MAX_SAVED_LEADS } from './defaults.js';
 import type { ToolDeps } from './deps.js';
 import type { startJson } from './schemas.js';
-import { type EarlyAnswer, isObject } from './stdio.js';
+import type { EarlyAnswer } from './stdio.js';
 
 /** Written by scripts/build.mjs (esbuild `define`): startJson() of schemas.ts. */
 declare const __LEADCTL_MCP_SCHEMAS__: ReturnType<typeof startJson> | undefined;
@@ -67,13 +68,14 @@ export function earlyAnswers(setup: ServerSetup): EarlyAnswer {
   const built = typeof __LEADCTL_MCP_SCHEMAS__ === 'object' ? __LEADCTL_MCP_SCHEMAS__ : undefined;
   return ({ jsonrpc, id, method, params, ...rest }) => {
     if (!built || jsonrpc !== '2.0' || Object.keys(rest).length > 0) return undefined;
-    const noParams = params === undefined || (isObject(params) && Object.keys(params).length === 0);
+    const noParams = params === undefined || (isPlainObject(params) && Object.keys(params).length === 0);
     if (id === undefined) return method === 'notifications/initialized' && noParams ? {} : undefined;
     if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
     if (method === 'tools/list' && noParams) return { result: toolList(setup, built.schemas) };
-    if (method !== 'initialize' || !isObject(params) || !isObject(params.capabilities)) return undefined;
+    if (method !== 'initialize' || !isPlainObject(params) || !isPlainObject(params.capabilities))
+      return undefined;
     const { protocolVersion, clientInfo } = params;
-    if (typeof protocolVersion !== 'string' || !isObject(clientInfo)) return undefined;
+    if (typeof protocolVersion !== 'string' || !isPlainObject(clientInfo)) return undefined;
     if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
     const supported = built.protocolVersions;
     return {

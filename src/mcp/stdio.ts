@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../api/http-errors.js';
 
 type RequestId = string | number;
 type Parse = (line: string) => JSONRPCMessage;
@@ -150,12 +151,8 @@ export class StdioTransport implements Transport {
 function parseObject(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return isObject(value) ? value : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
