@@ -1,8 +1,7 @@
-// RFC 4180 records with the line each one starts on ("line 7"), parsed by csv-parse, liberal in what it
-// reads. Its own line count adds a quoted CRLF up as two lines, so lines are counted here from each
-// record's raw text. A batch reads a stream (csvRecords); `--exclude` a whole file (parseCsvRecords).
+// RFC 4180 records with the line each one starts on ("line 7"), parsed by csv-parse as the text comes,
+// liberal in what it reads. Its own line count adds a quoted CRLF up as two lines, so lines are counted
+// here from each record's raw text.
 import { CsvError, type Options, parse } from 'csv-parse';
-import { parse as parseSync } from 'csv-parse/sync';
 
 export interface CsvRecord {
   /** 1-based line where the record starts. */
@@ -12,31 +11,11 @@ export interface CsvRecord {
   problem?: string;
 }
 
-export interface CsvParse {
-  records: CsvRecord[];
-  /** A quote that never closes swallows the rest of the file: reported (the line its record starts on), not guessed around. */
-  unterminatedQuoteLine?: number;
-}
-
 /** The field separators a spreadsheet writes: comma, semicolon (European Excel), tab ("Unicode text"). */
 export type CsvDelimiter = ',' | ';' | '\t';
 
 /** A record longer than this is no search: refused, so that one endless line cannot grow without bound. */
 export const MAX_RECORD_CHARS = 2 ** 20;
-
-const UNCLOSED_QUOTE = 'a quoted field is never closed (missing ")';
-
-function csvOptions(delimiter: CsvDelimiter): Options {
-  return {
-    bom: true,
-    delimiter,
-    raw: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    max_record_size: MAX_RECORD_CHARS,
-  };
-}
 
 /** The records of a text read in chunks: those each chunk completes, as one batch. */
 export async function* csvRecords(
@@ -46,7 +25,16 @@ export async function* csvRecords(
   const records: CsvRecord[] = [];
   const collector = collect(records);
   // Records are taken as the parser finds them (never queued in the stream, where a later error would drop them).
-  const parser = parse({ ...csvOptions(delimiter), on_record: collector.onRecord });
+  const parser = parse({
+    bom: true,
+    delimiter,
+    raw: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: MAX_RECORD_CHARS,
+    on_record: collector.onRecord,
+  });
   parser.on('error', () => {});
   const step = (write: (done: (error?: Error | null) => void) => void) =>
     new Promise<Error | null | undefined>((resolve) => write(resolve));
@@ -60,7 +48,7 @@ export async function* csvRecords(
   if (failure && !(failure instanceof CsvError)) throw failure;
   const problem =
     failure?.code === 'CSV_QUOTE_NOT_CLOSED'
-      ? UNCLOSED_QUOTE
+      ? 'a quoted field is never closed (missing ")'
       : failure?.code === 'CSV_MAX_RECORD_SIZE'
         ? 'a row longer than 1 MiB (a quoted field that is never closed?)'
         : failure?.message;
@@ -76,20 +64,6 @@ function collect(records: CsvRecord[]) {
     return null;
   };
   return { onRecord: onRecord as unknown as Options['on_record'], line: () => line };
-}
-
-/** A whole text's records (`--exclude`). */
-export function parseCsvRecords(text: string, delimiter: CsvDelimiter = ','): CsvParse {
-  const records: CsvRecord[] = [];
-  const collector = collect(records);
-  try {
-    // Records are collected as they come, so those before an unclosed quote are kept.
-    parseSync(text, { ...csvOptions(delimiter), on_record: collector.onRecord });
-  } catch (error) {
-    if (!(error instanceof CsvError) || error.code !== 'CSV_QUOTE_NOT_CLOSED') throw error;
-    return { records, unterminatedQuoteLine: collector.line() };
-  }
-  return { records };
 }
 
 /** A raw record ends with the first character of its delimiter (a CRLF's LF is not in it). */

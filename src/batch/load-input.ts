@@ -10,7 +10,7 @@ import { LeadError, UsageError } from '../api/errors.js';
 import { describeBytes } from '../api/parse-response.js';
 import { errorCode, reasonOf } from '../output/destination.js';
 import { formatCount, safeForStderr } from '../ui/ui.js';
-import { csvRecords, detectDelimiter, MAX_RECORD_CHARS } from './csv-records.js';
+import { type CsvRecord, csvRecords, detectDelimiter, MAX_RECORD_CHARS } from './csv-records.js';
 import {
   type ColumnRules,
   entriesFromJsonLines,
@@ -157,8 +157,7 @@ export async function* inputRows(
   maxBytes: number,
   signal: AbortSignal,
 ): AsyncGenerator<InputRow[]> {
-  const bytes = await peek(chunks, (read) => Buffer.concat(read).length >= OLD_EXCEL.length);
-  const head = Buffer.concat(bytes.read);
+  const { head, bytes } = await peekHead(chunks);
   if (head.subarray(0, 4).equals(ZIP)) {
     const workbook: Buffer[] = [];
     for await (const chunk of bytes.all) workbook.push(chunk);
@@ -167,20 +166,52 @@ export async function* inputRows(
     yield* entriesFromRecords(records, rules, 'xlsx', ignored);
     return;
   }
-  // The text up to the end of its first line that is not blank (or a row's most): the first
-  // character there decides (`{` means JSON lines, anything else CSV), and a CSV's separator.
-  const texts = await peek(decodeText(bytes.all, head, source), (read) => {
-    const text = read.join('');
-    return text.length >= MAX_RECORD_CHARS || detectDelimiter(text).complete;
-  });
+  const texts = await peekText(bytes.all, head, source);
   const text = texts.read.join('');
   if (text.trimStart().startsWith('{')) yield* entriesFromJsonLines(texts.all, rules, ignored);
   else
     yield* entriesFromRecords(csvRecords(texts.all, detectDelimiter(text).delimiter), rules, 'csv', ignored);
 }
 
+// The text up to the end of its first line that is not blank (or a row's most): the first
+// character there decides (`{` means JSON lines, anything else CSV), and a CSV's separator.
+function peekText(bytes: AsyncIterable<Buffer>, head: Buffer, source: string) {
+  return peek(decodeText(bytes, head, source), (read) => {
+    const text = read.join('');
+    return text.length >= MAX_RECORD_CHARS || detectDelimiter(text).complete;
+  });
+}
+
+/**
+ * `--exclude`'s file, read as --input's CSV is (the byte ceiling, its encodings and separators), unless
+ * `isDatabase` knows its first chunk: then nothing more is read.
+ */
+export async function* excludeFileRecords(
+  path: string,
+  maxBytes: number,
+  signal: AbortSignal,
+  isDatabase: (head: Buffer) => boolean,
+): AsyncGenerator<CsvRecord[] | 'database'> {
+  const source = `--exclude ${path}`;
+  const chunks = inputChunks(path, undefined, signal, maxBytes, source, 'the --exclude ceiling');
+  const { head, bytes } = await peekHead(chunks);
+  if (isDatabase(head)) {
+    await chunks.return(undefined);
+    yield 'database';
+    return;
+  }
+  const texts = await peekText(bytes.all, head, source);
+  yield* csvRecords(texts.all, detectDelimiter(texts.read.join('')).delimiter);
+}
+
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLD_EXCEL = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** The first bytes, enough for a format's magic number (a SQLite file's is 16), and every chunk again. */
+async function peekHead(chunks: AsyncIterable<Buffer>) {
+  const bytes = await peek(chunks, (read) => Buffer.concat(read).length >= 16);
+  return { head: Buffer.concat(bytes.read), bytes };
+}
 
 /** The items read until `enough` (or the end), and every item again from the start. */
 async function peek<T>(items: AsyncIterable<T>, enough: (read: T[]) => boolean) {
@@ -201,21 +232,25 @@ async function peek<T>(items: AsyncIterable<T>, enough: (read: T[]) => boolean) 
 /** The input's bytes as they come, never more than `maxBytes`; the run's abort signal ends the read. */
 async function* inputChunks(
   input: string,
-  stdin: NodeJS.ReadableStream,
+  stdin: NodeJS.ReadableStream | undefined,
   signal: AbortSignal,
   maxBytes: number,
   source: string,
+  ceiling = 'the batch input ceiling',
 ): AsyncGenerator<Buffer> {
   let stream: Readable | undefined;
   let total = 0;
   try {
-    stream = addAbortSignal(signal, input === '-' ? (stdin as Readable) : await openForReading(input));
+    stream = addAbortSignal(
+      signal,
+      stdin && input === '-' ? (stdin as Readable) : await openForReading(input),
+    );
     for await (const chunk of stream) {
       const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       total += bytes.length;
       if (total > maxBytes) {
         throw new UsageError(
-          `${source} is larger than ${describeBytes(maxBytes)}, the batch input ceiling; nothing was searched (raise it with --max-input-bytes)`,
+          `${source} is larger than ${describeBytes(maxBytes)}, ${ceiling}; nothing was searched (raise it with --max-input-bytes)`,
         );
       }
       yield bytes;
@@ -244,7 +279,8 @@ const SAVE_AS_UTF8 =
 
 // The input's text, chunk by chunk: UTF-8 (a byte-order mark is skipped), or UTF-16 LE/BE with its
 // byte-order mark. Anything else is refused as soon as it is seen, naming the fix: an old .xls workbook,
-// UTF-16 without a mark, or bytes that are not UTF-8 (Windows-1252 from an old Excel).
+// UTF-16 without a mark, or bytes that are not UTF-8 (Windows-1252 from an old Excel). Decoded with
+// replacement characters, a batch would spend quota on "Montr�al".
 async function* decodeText(
   chunks: AsyncIterable<Buffer>,
   head: Buffer,
@@ -301,18 +337,6 @@ async function* decodeText(
 
 function notUtf8(source: string, line: number): UsageError {
   return new UsageError(`${source} is not UTF-8 text (line ${line}); nothing was searched`, SAVE_AS_UTF8);
-}
-
-/**
- * Decoding with replacement characters would send mangled searches ("Montr�al") and spend quota on
- * them, so text that is not UTF-8 is refused before any request (`--exclude` reads its file whole).
- */
-export function decodeUtf8(bytes: Buffer, source: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw notUtf8(source, firstBadLine(bytes));
-  }
 }
 
 function countLineFeeds(bytes: Buffer): number {

@@ -1,10 +1,8 @@
 // `--exclude FILE`: the businesses the user already has, from a CSV or a leadctl database; the matching is
 // text/business-match.ts.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { isBlankRecord, parseCsvRecords } from '../batch/csv-records.js';
-import { decodeUtf8 } from '../batch/load-input.js';
-import { errorCode, reasonOf } from '../output/destination.js';
+import { isBlankRecord } from '../batch/csv-records.js';
+import { DEFAULT_MAX_INPUT_BYTES, excludeFileRecords } from '../batch/load-input.js';
 import { databaseTarget, isPostgresUrl } from '../store/paths.js';
 import { openStore } from '../store/store.js';
 import { SuppressionIndex } from '../text/business-match.js';
@@ -19,35 +17,36 @@ const COLUMN_ALIASES: Record<string, string> = {
 };
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
+const isSqlite = (head: Buffer) => head.toString('latin1', 0, SQLITE_MAGIC.length) === SQLITE_MAGIC;
 
-/** `database`: how a leadctl database is read (the run's environment; one account's rows, or all). */
+/** `env` and `account` say how a database is read (one account's rows, or all); `maxBytes`, a CSV's ceiling. */
 export async function loadExcludeList(
   file: string,
-  database: { env: NodeJS.ProcessEnv; account: string | undefined },
+  read: { env: NodeJS.ProcessEnv; account: string | undefined; maxBytes?: number; signal: AbortSignal },
 ): Promise<SuppressionIndex> {
-  if (isPostgresUrl(file)) return fromDatabase(file, database);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new UsageError(`cannot read --exclude ${file}: ${readReason(error)}`);
+  if (isPostgresUrl(file)) return fromDatabase(file, read);
+  const index = await SuppressionIndex.create();
+  const maxBytes = read.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  let keysOf: ReturnType<typeof columnsToMatch> | undefined;
+  for await (const records of excludeFileRecords(file, maxBytes, read.signal, isSqlite)) {
+    if (records === 'database') return fromDatabase(file, read);
+    for (const record of records) {
+      if (record.problem !== undefined) {
+        throw new UsageError(`--exclude ${file}, line ${record.line}: ${record.problem}`);
+      }
+      if (isBlankRecord(record)) continue;
+      if (keysOf === undefined) keysOf = columnsToMatch(record.fields, file);
+      else index.add(keysOf(record.fields));
+    }
   }
-  if (bytes.subarray(0, SQLITE_MAGIC.length).toString('latin1') === SQLITE_MAGIC) {
-    return fromDatabase(file, database);
-  }
-  return fromCsv(decodeUtf8(bytes, file), file);
+  if (keysOf === undefined) columnsToMatch([], file);
+  return index;
 }
 
-async function fromCsv(text: string, file: string): Promise<SuppressionIndex> {
-  const parsed = parseCsvRecords(text);
-  if (parsed.unterminatedQuoteLine !== undefined) {
-    throw new UsageError(
-      `--exclude ${file}: a quote opened on line ${parsed.unterminatedQuoteLine} never closes`,
-    );
-  }
-  const [header, ...rows] = parsed.records.filter((record) => !isBlankRecord(record));
+/** What a row holds of the columns to match on, found in the header row; refused when it has none. */
+function columnsToMatch(header: string[], file: string) {
   // Header names as a person or another tool wrote them: "Phone", " Website ".
-  const names = (header?.fields ?? []).map((field) => {
+  const names = header.map((field) => {
     const name = field.trim().toLowerCase();
     return COLUMN_ALIASES[name] ?? name;
   });
@@ -63,11 +62,8 @@ async function fromCsv(text: string, file: string): Promise<SuppressionIndex> {
       'give it a header row with place_id, id, phone, website, domain, or name and address (a CSV leadctl wrote has them)',
     );
   }
-  const index = await SuppressionIndex.create();
-  for (const row of rows) {
-    index.add(Object.fromEntries(positions.map(([column, at]) => [column, unguarded(row.fields[at])])));
-  }
-  return index;
+  return (fields: string[]) =>
+    Object.fromEntries(positions.map(([column, at]) => [column, unguarded(fields[at])]));
 }
 
 /** leadctl's csv puts `'` before a cell a spreadsheet would run as a formula: the value is behind it. */
@@ -90,12 +86,4 @@ async function fromDatabase(
   } finally {
     await store.close();
   }
-}
-
-/** Reading, a missing path is a missing file (output/destination.ts words it for writing: "no such directory"). */
-function readReason(error: unknown): string {
-  const code = errorCode(error);
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'it is a folder';
-  return reasonOf(error);
 }

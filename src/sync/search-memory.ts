@@ -16,6 +16,8 @@ export interface SearchMemoryFlags {
   /** --cache, in milliseconds. */
   cache?: number;
   exclude?: string;
+  /** --max-input-bytes: the ceiling on --exclude's CSV too. */
+  maxInputBytes?: number;
   account?: string;
   seenBy?: string;
 }
@@ -30,15 +32,15 @@ export interface Selection {
 
 export async function openSearchMemory(
   flags: SearchMemoryFlags,
-  ctx: Pick<CommandContext, 'io' | 'globals'>,
+  ctx: Pick<CommandContext, 'io' | 'globals' | 'signal'>,
   now: () => number = Date.now,
 ) {
   const { env } = ctx.io;
   const settings = await resolveSettings({ profile: ctx.globals.profile }, env);
   const account = flags.account ?? settings.profile;
   const seenBy = flags.seenBy === 'all' ? undefined : account;
-  const suppression =
-    flags.exclude === undefined ? undefined : await loadExcludeList(flags.exclude, { env, account: seenBy });
+  const read = { env, account: seenBy, maxBytes: flags.maxInputBytes, signal: ctx.signal };
+  const suppression = flags.exclude === undefined ? undefined : await loadExcludeList(flags.exclude, read);
   // --new-only and --cache need a database: --db, else the profile's db-url, else the one sync keeps.
   const needsDatabase = flags.db !== undefined || Boolean(flags.newOnly) || flags.cache !== undefined;
   const store = needsDatabase

@@ -3,9 +3,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvRecords } from '../../src/batch/csv-records.js';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigHome } from '../helpers/cli.js';
+import { parseCsv } from '../helpers/csv-parse.js';
 import { tempDir } from '../helpers/temp.js';
 
 const INPUT = [
@@ -98,7 +98,7 @@ describe('batch searches', () => {
     const { exitCode, stdout, stderr } = await run(['--input', file, '--csv', '--concurrency', '1']);
     expect(exitCode).toBe(0);
     expect(searches().map((r) => r.body)).toEqual(UNIQUE_BODIES);
-    const [header, ...rows] = parseCsvRecords(stdout).records.map((record) => record.fields);
+    const [header, ...rows] = parseCsv(stdout);
     expect(header).toEqual([
       ...['search_query', 'search_location', 'place_id', 'name', 'address', 'phone', 'website'],
       ...['rating', 'review_count', 'category', 'lat', 'lng'],

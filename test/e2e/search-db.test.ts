@@ -274,6 +274,43 @@ describe('search --exclude FILE.csv', () => {
     expect(kept.length).toBe(all.length - 4);
     expect(r.stderr).toContain('4 excluded (id 1, phone 1, website 1, name + address 1)');
   });
+
+  it('reads a semicolon CSV (European Excel) as it reads a comma one', async () => {
+    const all = JSON.parse((await search(['roofer', '-l', 'Austin', '--json'])).stdout) as {
+      place_id: string;
+    }[];
+    const file = join(tempDir(), 'crm.csv');
+    await writeFile(file, `Name;place_id\nA, B;${all[0]?.place_id}\n`);
+    const r = await search(['roofer', '-l', 'Austin', '--exclude', file, '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(all.slice(1));
+  });
+
+  // Nothing is held whole: an endless or oversized file is refused as it is read, before any search.
+  it('refuses a file past --max-input-bytes, endless input and an open quote: exit 2, one line, nothing sent', async () => {
+    const file = join(tempDir(), 'big.csv');
+    await writeFile(file, `place_id\n${'x'.repeat(80)}\n`.repeat(30));
+    const sent = sandbox.requests.length;
+    const cases: [string[], string][] = [
+      [
+        [file, '--max-input-bytes', '1K'],
+        `leadctl: --exclude ${file} is larger than 1024 bytes, the --exclude ceiling; nothing was searched (raise it with --max-input-bytes)`,
+      ],
+      [
+        ['/dev/zero'],
+        'leadctl: --exclude /dev/zero is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark?); nothing was searched (save it as "CSV UTF-8", or: iconv -f utf-16le -t utf-8 in.txt > in.csv)',
+      ],
+    ];
+    const open = join(tempDir(), 'open.csv');
+    await writeFile(open, 'place_id,name\nabc,"Joe\'s\nxyz,Acme\n');
+    cases.push([[open], `leadctl: --exclude ${open}, line 2: a quoted field is never closed (missing ")`]);
+    for (const [args, line] of cases) {
+      const r = await search(['roofer', '-l', 'Austin', '--exclude', ...args]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(line);
+    }
+    expect(sandbox.requests.length).toBe(sent);
+  });
 });
 
 describe.skipIf(HAS_NODE_SQLITE)('search --db on a Node without node:sqlite', () => {

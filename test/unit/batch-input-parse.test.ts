@@ -1,37 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { type CsvRecord, csvRecords, detectDelimiter, parseCsvRecords } from '../../src/batch/csv-records.js';
+import { type CsvRecord, csvRecords, detectDelimiter } from '../../src/batch/csv-records.js';
 import { entriesFromRecords, type InputRow, parseColumnsFlag } from '../../src/batch/input-parse.js';
 import { parsed } from '../helpers/batch-input.js';
 
-describe('parseCsvRecords', () => {
-  it('reads RFC 4180 quoting: commas, doubled quotes and line breaks inside quotes', () => {
-    const { records } = parseCsvRecords('a,b\r\n"x, y","say ""hi"""\r\n"two\nlines",z\n');
-    expect(records).toEqual([
+/** Every record of a text, as csvRecords finds them when it comes in these pieces. */
+async function recordsOf(...pieces: string[]): Promise<CsvRecord[]> {
+  async function* texts() {
+    yield* pieces;
+  }
+  const records: CsvRecord[] = [];
+  for await (const batch of csvRecords(texts(), ',')) records.push(...batch);
+  return records;
+}
+
+const UNCLOSED = 'a quoted field is never closed (missing ")';
+
+describe('csvRecords', () => {
+  it('reads RFC 4180 quoting: commas, doubled quotes and line breaks inside quotes', async () => {
+    expect(await recordsOf('a,b\r\n"x, y","say ""hi"""\r\n"two\nlines",z\n')).toEqual([
       { line: 1, fields: ['a', 'b'] },
       { line: 2, fields: ['x, y', 'say "hi"'] },
       { line: 3, fields: ['two\nlines', 'z'] },
     ]);
   });
 
-  it('numbers records by the line they start on, after a multi-line field', () => {
-    const { records } = parseCsvRecords('h\n"1\n2\n3"\nnext');
-    expect(records.map((r) => r.line)).toEqual([1, 2, 5]);
+  it('numbers records by the line they start on, after a multi-line field', async () => {
+    expect((await recordsOf('h\n"1\n2\n3"\nnext')).map((r) => r.line)).toEqual([1, 2, 5]);
   });
 
-  it('skips a byte-order mark and needs no final line break', () => {
-    expect(parseCsvRecords('\uFEFFquery\nplumber').records).toEqual([
+  it('skips a byte-order mark and needs no final line break', async () => {
+    expect(await recordsOf('\uFEFFquery\nplumber')).toEqual([
       { line: 1, fields: ['query'] },
       { line: 2, fields: ['plumber'] },
     ]);
   });
 
-  it('reports a quote that never closes with the line it opened on', () => {
-    expect(parseCsvRecords('a\n"open\nmore').unterminatedQuoteLine).toBe(2);
+  it('reports a quote that never closes with the line it opened on', async () => {
+    expect((await recordsOf('a\n"open\nmore')).at(-1)).toEqual({ line: 2, fields: [], problem: UNCLOSED });
   });
 
-  it('counts a quoted CRLF as one line, and reads LF, CRLF and CR endings mixed in one file', () => {
-    const { records } = parseCsvRecords('h\r\n"a\r\nb",x\nc\rd\r\n\ne');
-    expect(records).toEqual([
+  it('counts a quoted CRLF as one line, and reads LF, CRLF and CR endings mixed in one file', async () => {
+    expect(await recordsOf('h\r\n"a\r\nb",x\nc\rd\r\n\ne')).toEqual([
       { line: 1, fields: ['h'] },
       { line: 2, fields: ['a\r\nb', 'x'] },
       { line: 4, fields: ['c'] },
@@ -41,29 +50,20 @@ describe('parseCsvRecords', () => {
     ]);
   });
 
-  it('keeps the records before a quote that never closes', () => {
-    expect(parseCsvRecords('h\nok\n"open\nmore')).toEqual({
-      records: [
-        { line: 1, fields: ['h'] },
-        { line: 2, fields: ['ok'] },
-      ],
-      unterminatedQuoteLine: 3,
-    });
+  it('keeps the records before a quote that never closes', async () => {
+    expect(await recordsOf('h\nok\n"open\nmore')).toEqual([
+      { line: 1, fields: ['h'] },
+      { line: 2, fields: ['ok'] },
+      { line: 3, fields: [], problem: UNCLOSED },
+    ]);
   });
 });
 
 describe('csvRecords: read as the text comes', () => {
   it('numbers records and reports an unclosed quote the same when the text comes one character at a time', async () => {
     const text = 'h\r\n"a\r\nb",x\nc\rd\r\n\ne\n"open\nmore';
-    async function* oneByOne() {
-      yield* text;
-    }
-    const records: CsvRecord[] = [];
-    for await (const batch of csvRecords(oneByOne(), ',')) records.push(...batch);
-    expect(records).toEqual([
-      ...parseCsvRecords(text).records,
-      { line: 8, fields: [], problem: 'a quoted field is never closed (missing ")' },
-    ]);
+    expect(await recordsOf(...text)).toEqual(await recordsOf(text));
+    expect((await recordsOf(...text)).at(-1)).toEqual({ line: 8, fields: [], problem: UNCLOSED });
   });
 
   it('refuses a record longer than 1 MiB (an endless line) as a bad row, and reads no further', async () => {

@@ -30,7 +30,7 @@ function searchOptions(program: Program) {
       'batch: most rows the input may have (default: 50,000)',
       integerIn(1, Number.MAX_SAFE_INTEGER),
     )
-    .option('--max-input-bytes <size>', 'batch: largest input, e.g. 200M (default: 64M)', byteSize)
+    .option('--max-input-bytes <size>', 'batch, --exclude: largest input, e.g. 200M (default: 64M)', byteSize)
     .option('--unique', 'batch: keep only the first result per place_id')
     .option(
       '--max-requests <n>',
