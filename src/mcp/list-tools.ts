@@ -1,5 +1,6 @@
 // list_leads and list_search_history: one page, or (with max_items or since) up to max_items items
 // through the pager of `leadctl leads --all`. Either is cut to the result size cap, the rest held.
+import { fetchListPage } from '../api/paging/index.js';
 import { parseSince } from '../api/timestamp.js';
 import { RESOURCES } from '../resources.js';
 import { formatCount } from '../ui/ui.js';
@@ -57,13 +58,7 @@ async function onePage(
 ): Promise<Fetched> {
   const page = input.page ?? 1;
   const limit = input.limit ?? 25;
-  const options = { signal: call.signal };
-  const { items, meta } =
-    resource === 'leads'
-      ? await deps.client.listLeads({ page, limit }, options).then((r) => ({ items: r.leads, meta: r.meta }))
-      : await deps.client
-          .listHistory({ page, limit }, options)
-          .then((r) => ({ items: r.history, meta: r.meta }));
+  const { items, meta } = await fetchListPage(deps.client, resource, page, limit, call.signal);
   const next = meta.page < meta.totalPages ? meta.page + 1 : undefined;
   const noun = RESOURCES[resource].noun;
   let summary: string;
