@@ -3,7 +3,7 @@
 import { fetchListPage } from '../api/paging/index.js';
 import { parseSince } from '../api/timestamp.js';
 import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/ui.js';
+import { formatCount, pagePosition } from '../ui/ui.js';
 import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import { type Part, projectFields } from './continuations.js';
@@ -61,17 +61,8 @@ async function onePage(
   const { items, meta } = await fetchListPage(deps.client, resource, page, limit, call.signal);
   const next = meta.page < meta.totalPages ? meta.page + 1 : undefined;
   const noun = RESOURCES[resource].noun;
-  let summary: string;
-  if (items.length === 0) {
-    summary =
-      meta.total === 0
-        ? `No ${noun}.`
-        : `No ${noun} on page ${formatCount(meta.page)}: there are ${formatCount(meta.total)} ${noun} on ${formatCount(meta.totalPages)} pages of ${meta.limit}.`;
-  } else {
-    const first = (meta.page - 1) * meta.limit + 1;
-    summary = `Showing ${formatCount(first)}–${formatCount(first + items.length - 1)} of ${formatCount(meta.total)} ${noun} (page ${formatCount(meta.page)} of ${formatCount(meta.totalPages)}).`;
-    if (next !== undefined) summary += ` Next: page ${formatCount(next)}.`;
-  }
+  let summary = pagePosition(meta, items.length, noun);
+  if (items.length > 0 && next !== undefined) summary += ` Next: page ${formatCount(next)}.`;
   return {
     items: items as Item[],
     extra: {

@@ -12,7 +12,7 @@ import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import { type CommandContext, itemOutput, openSession } from '../../session.js';
-import { formatCount } from '../../ui/ui.js';
+import { formatCount, pagePosition } from '../../ui/ui.js';
 import { quotaCheckForPages } from '../../usage/recorder.js';
 import type { ListFlags } from './command.js';
 
@@ -194,14 +194,8 @@ type PageShape = Pick<ListFlags, 'limit' | 'fields' | 'where'>;
 
 /** After a single page: where the user is and how to get the rest. */
 function pageFooter(meta: Meta, shown: number, noun: string, shape: PageShape = {}): string {
-  if (shown === 0) {
-    if (meta.total === 0) return `No ${noun}.`;
-    return `No ${noun} on page ${count(meta.page)}: there are ${count(meta.total)} ${noun} on ${count(meta.totalPages)} pages of ${meta.limit}.`;
-  }
-  const first = (meta.page - 1) * meta.limit + 1;
-  const last = first + shown - 1;
-  const where = `Showing ${count(first)}–${count(last)} of ${count(meta.total)} ${noun} (page ${count(meta.page)} of ${count(meta.totalPages)}).`;
-  if (meta.page >= meta.totalPages) return where;
+  const where = pagePosition(meta, shown, noun);
+  if (shown === 0 || meta.page >= meta.totalPages) return where;
   return `${where} Next: --page ${meta.page + 1}${shapeOptions(shape)}, or --all.`;
 }
 
