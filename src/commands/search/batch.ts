@@ -176,12 +176,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       search: async (row, signal, index) => {
         const known = kept.get(row) ?? fromCache.get(row);
         if (known) return known;
-        const params = {
-          query: row.query,
-          location: row.location,
-          ...(row.radius === undefined ? {} : { radius: row.radius }),
-        };
-        const { results } = await client.search(params, { signal });
+        const { results } = await client.search(row, { signal });
         // Kept before its rows are written: a write that fails (a full disk) costs no second search.
         await sends.keep(index, results);
         return results;

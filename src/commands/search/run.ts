@@ -63,14 +63,7 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
         return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.${filteredOutSentence(sink.filteredOut)}`;
       }
       ui.progress(`Searching for ${query} near ${flags.location}…`);
-      const answer = await client.search(
-        {
-          query,
-          location: flags.location as string,
-          ...(flags.radius === undefined ? {} : { radius: flags.radius }),
-        },
-        { signal: ctx.signal },
-      );
+      const answer = await client.search(ask, { signal: ctx.signal });
       ui.stopProgress();
       sent = answer;
       const selection = await memory?.select(answer.results);
