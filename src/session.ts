@@ -8,6 +8,7 @@ import { redactUrl } from './api/url.js';
 import { leadctlFor } from './config/keys.js';
 import { LAYERS, missingSettingsError, resolveSettings, type Settings } from './config/settings.js';
 import type { createProgram } from './global-options.js';
+import type { ItemSinkOptions, OutputFlags } from './output/item-sink.js';
 import { colorAllowed, colorForced, createUi, deprecationWarning, formatWait, type Ui } from './ui/ui.js';
 import { ledgerKey } from './usage/ledger.js';
 import { createUsageRecorder } from './usage/recorder.js';
@@ -167,6 +168,24 @@ export function connect(target: Target, extraHooks: ClientHooks = {}) {
       await dispatcher?.close();
       await target.close();
     },
+  };
+}
+
+/** What the output layer takes of a run that writes items: its ui, and the profile's format and bom. */
+export function itemOutput(
+  session: Session,
+  ctx: CommandContext,
+  flags: OutputFlags & { append?: boolean },
+  resource: ItemSinkOptions['resource'],
+): ItemSinkOptions {
+  return {
+    ctx,
+    messages: session.ui,
+    flags,
+    resource,
+    storedFormat: session.settings.format,
+    storedBom: session.settings.bom,
+    ...(flags.append ? { append: true } : {}),
   };
 }
 

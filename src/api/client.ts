@@ -198,7 +198,7 @@ export class LeadClient {
    * same `Idempotency-Key`.
    */
   search(
-    params: { query: string; location: string; radius?: number },
+    params: { query: string; location: string; radius?: number | undefined },
     options?: RequestOptions,
   ): ResponsePromise<SearchResponse> {
     return this.#send(() => {

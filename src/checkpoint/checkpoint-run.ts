@@ -10,7 +10,7 @@ import {
   loadCheckpoint,
   type PreparedWrite,
 } from './checkpoint-file.js';
-import { exportPages, incrementalPages, type NewHead } from './incremental.js';
+import { exportPages, incrementalPages } from './incremental.js';
 
 type Item = Lead | HistoryEntry;
 
@@ -44,38 +44,30 @@ export async function startCheckpointRun(options: CheckpointRunOptions) {
   }
   const fetchPage: FetchPage<Item> = (page, size, pageSignal) =>
     fetchListPage(client, resource, page, size, pageSignal);
-  let result: () => NewHead;
-  let pages: AsyncIterable<Item[]>;
-  if (previous) {
-    const walk = incrementalPages(fetchPage, {
-      limit,
-      head: previous.head,
-      signal,
-      noun: options.noun,
-      onPage: options.onPage,
-    });
-    pages = walk.pages;
-    result = walk.result;
-  } else {
-    // The first run is an --all export; the next run starts from the head its first page saw.
-    const first = exportPages(fetchPage, resource, {
-      limit,
-      concurrency: options.concurrency,
-      signal,
-      onProgress: options.onProgress,
-      onNotice: options.onNotice,
-    });
-    pages = first.pages;
-    result = first.head;
-  }
+  // The first run is an --all export; the next run starts from the head its first page saw.
+  const walk = previous
+    ? incrementalPages(fetchPage, {
+        limit,
+        head: previous.head,
+        signal,
+        noun: options.noun,
+        onPage: options.onPage,
+      })
+    : exportPages(fetchPage, resource, {
+        limit,
+        concurrency: options.concurrency,
+        signal,
+        onProgress: options.onProgress,
+        onNotice: options.onNotice,
+      });
   let prepared: PreparedWrite | undefined;
   return {
     /** No checkpoint yet: this run exports everything. */
     first: previous === undefined,
-    pages,
+    pages: walk.pages,
     /** Once every item is written, before the output is committed: the new FILE, written and synced aside. */
     prepare: async () => {
-      const { head, total } = result();
+      const { head, total } = walk.result();
       const next: Checkpoint = {
         kind: 'leadctl-checkpoint',
         version: 1,

@@ -31,14 +31,14 @@ export interface NewHead {
 }
 
 /**
- * An --all export, and the head as its first page saw it: items saved during the run that the export
- * leaves out stand in front of that head, so the next run fetches them.
+ * An --all export, and (`result()`) the head as its first page saw it: items saved during the run that the
+ * export leaves out stand in front of that head, so the next run fetches them.
  */
 export function exportPages<T extends Record<string, unknown>>(
   fetchPage: FetchPage<T>,
   resource: ListResource,
   options: Omit<PaginateOptions, 'idField' | 'timeField'>,
-): { pages: AsyncIterable<T[]>; head(): NewHead } {
+): { pages: AsyncIterable<T[]>; result(): NewHead } {
   let anchor: NewHead | undefined;
   const capturing: FetchPage<T> = (page, size, pageSignal) => {
     const answer = fetchPage(page, size, pageSignal);
@@ -61,7 +61,7 @@ export function exportPages<T extends Record<string, unknown>>(
   const timeField = resource === 'leads' ? 'saved_at' : 'created_at';
   return {
     pages: paginatePages(capturing, { ...options, idField: 'id', timeField }),
-    head: () => anchor ?? { head: [], total: 0 },
+    result: () => anchor ?? { head: [], total: 0 },
   };
 }
 

@@ -6,21 +6,16 @@ import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { describeFsError, errorCode } from './store.js';
 
-/** `$<variable>/leadctl`, else `~/<fallback>/leadctl` (XDG: a relative value is ignored); HOME from `env`. */
-export function xdgLeadctlDir(
-  env: NodeJS.ProcessEnv,
-  variable: 'XDG_CONFIG_HOME' | 'XDG_STATE_HOME',
-  fallback: '.config' | '.local/state',
-): string {
-  const xdg = env[variable];
+/** `$<variable>/leadctl`, else `<fallback>/leadctl` (XDG: a relative value is ignored); HOME from `env`. */
+export function xdgLeadctlDir(env: NodeJS.ProcessEnv, role: FolderRole): string {
+  const xdg = env[role.variable];
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'leadctl');
-  const home = env.HOME || os.homedir();
-  return path.join(home, fallback, 'leadctl');
+  return path.join(env.HOME || os.homedir(), role.fallback.replace(/^~\//, ''), 'leadctl');
 }
 
 /** `$XDG_CONFIG_HOME/leadctl`, else `~/.config/leadctl`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  return xdgLeadctlDir(env, 'XDG_CONFIG_HOME', '.config');
+  return xdgLeadctlDir(env, CONFIG_FOLDER);
 }
 
 export function configFile(env: NodeJS.ProcessEnv): string {

@@ -1,8 +1,9 @@
 // list_leads and list_search_history: one page, or (with max_items or since) up to max_items items
 // through the pager of `leadctl leads --all`. Either is cut to the result size cap, the rest held.
+import { fetchListPage } from '../api/paging/index.js';
 import { parseSince } from '../api/timestamp.js';
 import { RESOURCES } from '../resources.js';
-import { formatCount } from '../ui/ui.js';
+import { formatCount, pagePosition } from '../ui/ui.js';
 import type { Counts } from '../usage/ledger.js';
 import { usageReport } from '../usage/report.js';
 import { type Part, projectFields } from './continuations.js';
@@ -57,26 +58,11 @@ async function onePage(
 ): Promise<Fetched> {
   const page = input.page ?? 1;
   const limit = input.limit ?? 25;
-  const options = { signal: call.signal };
-  const { items, meta } =
-    resource === 'leads'
-      ? await deps.client.listLeads({ page, limit }, options).then((r) => ({ items: r.leads, meta: r.meta }))
-      : await deps.client
-          .listHistory({ page, limit }, options)
-          .then((r) => ({ items: r.history, meta: r.meta }));
+  const { items, meta } = await fetchListPage(deps.client, resource, page, limit, call.signal);
   const next = meta.page < meta.totalPages ? meta.page + 1 : undefined;
   const noun = RESOURCES[resource].noun;
-  let summary: string;
-  if (items.length === 0) {
-    summary =
-      meta.total === 0
-        ? `No ${noun}.`
-        : `No ${noun} on page ${formatCount(meta.page)}: there are ${formatCount(meta.total)} ${noun} on ${formatCount(meta.totalPages)} pages of ${meta.limit}.`;
-  } else {
-    const first = (meta.page - 1) * meta.limit + 1;
-    summary = `Showing ${formatCount(first)}–${formatCount(first + items.length - 1)} of ${formatCount(meta.total)} ${noun} (page ${formatCount(meta.page)} of ${formatCount(meta.totalPages)}).`;
-    if (next !== undefined) summary += ` Next: page ${formatCount(next)}.`;
-  }
+  let summary = pagePosition(meta, items.length, noun);
+  if (items.length > 0 && next !== undefined) summary += ` Next: page ${formatCount(next)}.`;
   return {
     items: items as Item[],
     extra: {

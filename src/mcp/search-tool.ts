@@ -56,14 +56,7 @@ export async function runSearchTool(input: SearchInput, deps: ToolDeps, call: To
 
   call.progress(0, undefined, 'searching');
   const response = await deps.searches.run(call.signal, () =>
-    deps.client.search(
-      {
-        query: input.query,
-        location: input.location,
-        ...(input.radius === undefined ? {} : { radius: input.radius }),
-      },
-      { signal: call.signal },
-    ),
+    deps.client.search(input, { signal: call.signal }),
   );
   let results: SearchResult[] = response.results;
   extra.found = results.length;

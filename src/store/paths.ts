@@ -1,9 +1,8 @@
 // Which database a run uses (docs/sync.md, "Which database"). A relative XDG_DATA_HOME is invalid by the
 // spec and ignored, as the other XDG variables are.
-import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
-import type { FolderRole } from '../config/paths.js';
+import { type FolderRole, xdgLeadctlDir } from '../config/paths.js';
 
 export const DATA_FOLDER: FolderRole = {
   label: 'data folder',
@@ -12,9 +11,7 @@ export const DATA_FOLDER: FolderRole = {
 };
 
 export function defaultDatabase(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_DATA_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'share');
-  return path.join(base, 'leadctl', 'leads.db');
+  return path.join(xdgLeadctlDir(env, DATA_FOLDER), 'leads.db');
 }
 
 export type DatabaseTarget =

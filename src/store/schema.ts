@@ -54,6 +54,14 @@ const TYPES: Record<EngineKind, Record<string, string>> = {
 const SEEN = `first_seen_at TIME NOT NULL,
   last_seen_at TIME NOT NULL,
   json JSON NOT NULL`;
+// What a saved lead and a search result both say of a place.
+const PLACE = `name TEXT,
+  address TEXT,
+  phone TEXT,
+  website TEXT,
+  rating NUM,
+  review_count NUM,
+  category TEXT`;
 const LISTED = `deleted_at TIME,
   list_rank INT NOT NULL,
   ${SEEN}`;
@@ -64,13 +72,7 @@ CREATE TABLE IF NOT EXISTS schema_version (version INT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS leads (
   account TEXT NOT NULL,
   id TEXT NOT NULL,
-  name TEXT,
-  address TEXT,
-  phone TEXT,
-  website TEXT,
-  rating NUM,
-  review_count NUM,
-  category TEXT,
+  ${PLACE},
   saved_at TEXT,
   domain TEXT,
   ${LISTED},
@@ -94,13 +96,7 @@ CREATE INDEX IF NOT EXISTS history_by_rank ON history (account, list_rank);
 CREATE TABLE IF NOT EXISTS search_results (
   account TEXT NOT NULL,
   place_id TEXT NOT NULL,
-  name TEXT,
-  address TEXT,
-  phone TEXT,
-  website TEXT,
-  rating NUM,
-  review_count NUM,
-  category TEXT,
+  ${PLACE},
   lat NUM,
   lng NUM,
   domain TEXT,
@@ -184,21 +180,11 @@ export function schemaFor(kind: EngineKind): string {
 }
 
 /** The spec's fields of each stored resource, in the spec's order: the tables' data columns. */
+const PLACE_FIELDS = ['name', 'address', 'phone', 'website', 'rating', 'review_count', 'category'] as const;
 export const COLUMNS = {
-  leads: ['id', 'name', 'address', 'phone', 'website', 'rating', 'review_count', 'category', 'saved_at'],
+  leads: ['id', ...PLACE_FIELDS, 'saved_at'],
   history: ['id', 'query', 'location', 'results_count', 'created_at'],
-  search_results: [
-    'place_id',
-    'name',
-    'address',
-    'phone',
-    'website',
-    'rating',
-    'review_count',
-    'category',
-    'lat',
-    'lng',
-  ],
+  search_results: ['place_id', ...PLACE_FIELDS, 'lat', 'lng'],
 } as const;
 
 export type StoredTable = keyof typeof COLUMNS;

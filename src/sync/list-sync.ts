@@ -133,7 +133,7 @@ async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Pr
     : { head: [], total: 0, rows, fullPassAt: undefined };
   let position = 0;
   for await (const items of first.pages) {
-    if (!previous?.fullPassAt) Object.assign(state, first.head());
+    if (!previous?.fullPassAt) Object.assign(state, first.result());
     const from = position;
     await commit(o, items, (at) => base - from - at, state, fresh);
     position += items.length;
@@ -142,12 +142,12 @@ async function fullPass(o: ListSyncOptions, previous: ListState | undefined): Pr
     const gone = await o.store.markDeleted(o.account, o.resource, o.seenAt, { unseenSince: o.seenAt });
     o.counts.deleted += gone;
     await o.store.writeState(o.account, o.resource, {
-      ...first.head(),
+      ...first.result(),
       rows: state.rows - gone,
       fullPassAt: new Date().toISOString(),
     });
   });
-  o.counts.total = first.head().total;
+  o.counts.total = first.result().total;
 }
 
 /** What is new since the head: the items in front of it, each ranked above all before them. */

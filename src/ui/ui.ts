@@ -2,6 +2,7 @@
 // out (safeForStderr), so server text quoted in any line is harmless. stdout never sees any of it.
 import type { Ora } from 'ora';
 import type { DeprecationEvent } from '../api/client.js';
+import type { Meta } from '../api/schemas.js';
 import { maskSecrets } from '../text/secrets.js';
 import { capLength, sanitizeForTerminal } from '../text/terminal-text.js';
 
@@ -169,6 +170,17 @@ export function formatCount(n: number): string {
   const digits = String(Math.abs(n));
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return n < 0 ? `-${grouped}` : grouped;
+}
+
+/** Where one page of a list stands, as `leadctl leads` and list_leads say it; or why it holds nothing. */
+export function pagePosition(meta: Meta, shown: number, noun: string): string {
+  const count = formatCount;
+  if (shown === 0) {
+    if (meta.total === 0) return `No ${noun}.`;
+    return `No ${noun} on page ${count(meta.page)}: there are ${count(meta.total)} ${noun} on ${count(meta.totalPages)} pages of ${meta.limit}.`;
+  }
+  const first = (meta.page - 1) * meta.limit + 1;
+  return `Showing ${count(first)}–${count(first + shown - 1)} of ${count(meta.total)} ${noun} (page ${count(meta.page)} of ${count(meta.totalPages)}).`;
 }
 
 /** "in 250 ms", "in 1.3 s", "in 12 s", "in 2 min 5 s": never "0.0 s", never more digits than mean something. */

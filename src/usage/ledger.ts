@@ -128,7 +128,7 @@ export const STATE_FOLDER: FolderRole = {
 };
 
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  return xdgLeadctlDir(env, 'XDG_STATE_HOME', '.local/state');
+  return xdgLeadctlDir(env, STATE_FOLDER);
 }
 
 export function ledgerFile(env: NodeJS.ProcessEnv): string {

@@ -26,29 +26,23 @@ export function registerAuth(program: Program, contextFor: ContextFor) {
       const { runAuthLogin } = await import('../runs.js');
       await runAuthLogin(flags, contextFor(self));
     });
-  auth
-    .command('logout')
-    .description("remove the profile's stored API key (the base URL and other settings stay)")
-    .addHelpText('after', examples(['leadctl auth logout', 'leadctl --profile work auth logout']))
-    .action(async (_flags, self) => {
-      const { runAuthLogout } = await import('../runs.js');
-      await runAuthLogout(contextFor(self));
-    });
-  auth
-    .command('status')
-    .description('profile, base URL, where the key comes from (masked), and one request to check it')
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl auth status',
-        'leadctl --profile nightly auth status || echo "fix the nightly profile first"',
-        'leadctl auth status --sandbox',
-      ]),
-    )
-    .action(async (_flags, self) => {
-      const { runAuthStatus } = await import('../runs.js');
-      await runAuthStatus(contextFor(self));
-    });
+  const subcommand = (name: string, description: string, lines: string[]) =>
+    auth.command(name).description(description).addHelpText('after', examples(lines));
+  subcommand('logout', "remove the profile's stored API key (the base URL and other settings stay)", [
+    'leadctl auth logout',
+    'leadctl --profile work auth logout',
+  ]).action(async (_flags, self) => {
+    const { runAuthLogout } = await import('../runs.js');
+    await runAuthLogout(contextFor(self));
+  });
+  subcommand('status', 'profile, base URL, where the key comes from (masked), and one request to check it', [
+    'leadctl auth status',
+    'leadctl --profile nightly auth status || echo "fix the nightly profile first"',
+    'leadctl auth status --sandbox',
+  ]).action(async (_flags, self) => {
+    const { runAuthStatus } = await import('../runs.js');
+    await runAuthStatus(contextFor(self));
+  });
   return auth;
 }
 

@@ -19,54 +19,45 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
       ]),
     );
   const run = () => import('../runs.js');
+  const subcommand = (name: string, description: string, lines: string[]) =>
+    config.command(name).description(description).addHelpText('after', examples(lines));
 
-  config
-    .command('set')
-    .description('store a value; with no value, api-key and db-url are read from stdin or a hidden prompt')
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl config set api-key                      # prompts without echo',
-        'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
-        'leadctl --profile work config set format csv',
-      ]),
-    )
+  subcommand(
+    'set',
+    'store a value; with no value, api-key and db-url are read from stdin or a hidden prompt',
+    [
+      'leadctl config set api-key                      # prompts without echo',
+      'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
+      'leadctl --profile work config set format csv',
+    ],
+  )
     .addArgument(keyArgument())
     .argument('[value]', 'the value (omit for api-key and db-url: read from stdin or prompted)')
     .action(async (key, value, _flags, self) => {
       await (await run()).runConfigSet(key, value, contextFor(self));
     });
-  config
-    .command('get')
-    .description('print a stored value (api-key masked unless --reveal)')
-    .addHelpText(
-      'after',
-      examples(['leadctl config get base-url', 'leadctl config get api-key --reveal | pbcopy']),
-    )
+  subcommand('get', 'print a stored value (api-key masked unless --reveal)', [
+    'leadctl config get base-url',
+    'leadctl config get api-key --reveal | pbcopy',
+  ])
     .addArgument(keyArgument())
     .option('--reveal', 'print the api-key in full')
     .action(async (key, flags, self) => {
       await (await run()).runConfigGet(key, { reveal: Boolean(flags.reveal) }, contextFor(self));
     });
-  config
-    .command('unset')
-    .description('remove a stored value')
-    .addHelpText(
-      'after',
-      examples(['leadctl config unset format', 'leadctl --profile old config unset api-key']),
-    )
+  subcommand('unset', 'remove a stored value', [
+    'leadctl config unset format',
+    'leadctl --profile old config unset api-key',
+  ])
     // No choices here: a misspelt key left by a hand edit must be removable too.
     .argument('<key>', CONFIG_KEYS.join(', '))
     .action(async (key, _flags, self) => {
       await (await run()).runConfigUnset(key, contextFor(self));
     });
-  config
-    .command('list')
-    .description("print the profile's stored values as key=value (api-key masked unless --reveal)")
-    .addHelpText(
-      'after',
-      examples(['leadctl config list', 'leadctl config list --json | jq -r \'."base-url"\'']),
-    )
+  subcommand('list', "print the profile's stored values as key=value (api-key masked unless --reveal)", [
+    'leadctl config list',
+    'leadctl config list --json | jq -r \'."base-url"\'',
+  ])
     .option('--reveal', 'print the api-key in full')
     .option('--json', 'print one JSON object')
     .action(async (flags, self) => {
@@ -75,32 +66,28 @@ export function registerConfig(program: Program, contextFor: ContextFor) {
         contextFor(self),
       );
     });
-  config
-    .command('profiles')
-    .description('list the stored profiles; * marks the one this run uses')
-    .addHelpText('after', examples(['leadctl config profiles', 'leadctl config profiles --json']))
+  subcommand('profiles', 'list the stored profiles; * marks the one this run uses', [
+    'leadctl config profiles',
+    'leadctl config profiles --json',
+  ])
     .option('--json', 'print a JSON array of {name, current}')
     .action(async (flags, self) => {
       await (await run()).runConfigProfiles({ json: Boolean(flags.json) }, contextFor(self));
     });
-  config
-    .command('remove-profile')
-    .description('remove a stored profile and everything in it (asks first on a terminal)')
-    .addHelpText(
-      'after',
-      examples(['leadctl config remove-profile old', 'leadctl config remove-profile ci-temp --yes']),
-    )
+  subcommand('remove-profile', 'remove a stored profile and everything in it (asks first on a terminal)', [
+    'leadctl config remove-profile old',
+    'leadctl config remove-profile ci-temp --yes',
+  ])
     .argument('<profile>', 'the profile to remove')
     .option('-y, --yes', 'do not ask (needed when standard input is not a terminal)')
     .action(async (profile, flags, self) => {
       await (await run()).runConfigRemoveProfile(profile, { yes: Boolean(flags.yes) }, contextFor(self));
     });
-  config
-    .command('path')
-    .description('print the path of the config file')
-    .addHelpText('after', examples(['leadctl config path', 'chmod 600 "$(leadctl config path)"']))
-    .action(async (_flags, self) => {
-      await (await run()).runConfigPath(contextFor(self));
-    });
+  subcommand('path', 'print the path of the config file', [
+    'leadctl config path',
+    'chmod 600 "$(leadctl config path)"',
+  ]).action(async (_flags, self) => {
+    await (await run()).runConfigPath(contextFor(self));
+  });
   return config;
 }

@@ -11,8 +11,8 @@ import { appendUndoPoint } from '../../output/destination.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
-import { type CommandContext, openSession } from '../../session.js';
-import { formatCount } from '../../ui/ui.js';
+import { type CommandContext, itemOutput, openSession } from '../../session.js';
+import { formatCount, pagePosition } from '../../ui/ui.js';
 import { quotaCheckForPages } from '../../usage/recorder.js';
 import type { ListFlags } from './command.js';
 
@@ -82,57 +82,46 @@ export async function runList(
           });
     // --append with a checkpoint: where the file is cut back to should the checkpoint's last rename fail.
     const undoAppend = checkpoint && flags.append ? await appendUndoPoint(flags.output as string) : undefined;
-    const footer = await withItemSink(
-      {
-        ctx,
-        messages: ui,
-        flags,
-        resource: info,
-        storedFormat: session.settings.format,
-        storedBom: session.settings.bom,
-        ...(flags.append ? { append: true } : {}),
-      },
-      async (sink) => {
-        if (!manyPages) {
-          const { items, meta } = await fetchListPage(
-            client,
-            resource,
-            flags.page ?? 1,
-            flags.limit ?? 25,
-            ctx.signal,
-          );
-          await sink.writeAll(items);
-          return pageFooter(meta, items.length, info.noun, flags) + filteredOutSentence(sink.filteredOut);
-        }
-        const pages =
-          checkpoint?.pages ??
-          client.paginatePages(resource, {
-            limit,
-            startPage: flags.page ?? 1,
-            concurrency: flags.concurrency ?? 4,
-            ...(maxFetched === undefined ? {} : { maxItems: maxFetched }),
-            ...(since === undefined ? {} : { since }),
-            signal: ctx.signal,
-            onProgress,
-            onNotice: (message) => ui.notice(message),
-          });
-        let written = 0;
-        for await (const items of pages) {
-          written += await sink.writeAll(items, (flags.maxItems ?? Number.POSITIVE_INFINITY) - written);
-          if (flags.maxItems !== undefined && written >= flags.maxItems) break;
-        }
-        ui.stopProgress();
-        // Before the output is committed: all that can fail in moving the checkpoint (its new file,
-        // written and synced) fails now, while the output can still be taken back.
-        await checkpoint?.prepare();
-        const noun = checkpoint && !checkpoint.first ? `new ${info.noun}` : info.noun;
-        const filtered = sink.filteredOut;
-        const counts = [filteredOutNote(filtered), spent()].filter(Boolean).join('; ');
-        if (written === 0) return `No ${noun}${filtered > 0 ? ' passed --where' : ''} (${counts}).`;
-        const where = writesToStdout(flags) ? '' : ` to ${flags.output}`;
-        return `Wrote ${formatCount(written)} ${noun}${where} (${counts}).`;
-      },
-    );
+    const footer = await withItemSink(itemOutput(session, ctx, flags, info), async (sink) => {
+      if (!manyPages) {
+        const { items, meta } = await fetchListPage(
+          client,
+          resource,
+          flags.page ?? 1,
+          flags.limit ?? 25,
+          ctx.signal,
+        );
+        await sink.writeAll(items);
+        return pageFooter(meta, items.length, info.noun, flags) + filteredOutSentence(sink.filteredOut);
+      }
+      const pages =
+        checkpoint?.pages ??
+        client.paginatePages(resource, {
+          limit,
+          startPage: flags.page ?? 1,
+          concurrency: flags.concurrency ?? 4,
+          ...(maxFetched === undefined ? {} : { maxItems: maxFetched }),
+          ...(since === undefined ? {} : { since }),
+          signal: ctx.signal,
+          onProgress,
+          onNotice: (message) => ui.notice(message),
+        });
+      let written = 0;
+      for await (const items of pages) {
+        written += await sink.writeAll(items, (flags.maxItems ?? Number.POSITIVE_INFINITY) - written);
+        if (flags.maxItems !== undefined && written >= flags.maxItems) break;
+      }
+      ui.stopProgress();
+      // Before the output is committed: all that can fail in moving the checkpoint (its new file,
+      // written and synced) fails now, while the output can still be taken back.
+      await checkpoint?.prepare();
+      const noun = checkpoint && !checkpoint.first ? `new ${info.noun}` : info.noun;
+      const filtered = sink.filteredOut;
+      const counts = [filteredOutNote(filtered), spent()].filter(Boolean).join('; ');
+      if (written === 0) return `No ${noun}${filtered > 0 ? ' passed --where' : ''} (${counts}).`;
+      const where = writesToStdout(flags) ? '' : ` to ${flags.output}`;
+      return `Wrote ${formatCount(written)} ${noun}${where} (${counts}).`;
+    });
     // The output is committed; the checkpoint follows with one rename. Should that fail, appended rows are
     // taken back, so the next run (which fetches them again) does not write them twice.
     if (checkpoint) await commitCheckpoint(checkpoint, undoAppend, flags);
@@ -205,14 +194,8 @@ type PageShape = Pick<ListFlags, 'limit' | 'fields' | 'where'>;
 
 /** After a single page: where the user is and how to get the rest. */
 function pageFooter(meta: Meta, shown: number, noun: string, shape: PageShape = {}): string {
-  if (shown === 0) {
-    if (meta.total === 0) return `No ${noun}.`;
-    return `No ${noun} on page ${count(meta.page)}: there are ${count(meta.total)} ${noun} on ${count(meta.totalPages)} pages of ${meta.limit}.`;
-  }
-  const first = (meta.page - 1) * meta.limit + 1;
-  const last = first + shown - 1;
-  const where = `Showing ${count(first)}–${count(last)} of ${count(meta.total)} ${noun} (page ${count(meta.page)} of ${count(meta.totalPages)}).`;
-  if (meta.page >= meta.totalPages) return where;
+  const where = pagePosition(meta, shown, noun);
+  if (shown === 0 || meta.page >= meta.totalPages) return where;
   return `${where} Next: --page ${meta.page + 1}${shapeOptions(shape)}, or --all.`;
 }
 

@@ -26,7 +26,7 @@ import type { SearchRow } from '../../batch/validate.js';
 import { joinChunks } from '../../output/formats.js';
 import { createItemRenderer } from '../../output/item-sink.js';
 import { filteredOutClause } from '../../output/where.js';
-import { type CommandContext, openSession } from '../../session.js';
+import { type CommandContext, itemOutput, openSession } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { notePartialFile } from '../../ui/error-lines.js';
 import { safeForStderr } from '../../ui/ui.js';
@@ -77,14 +77,9 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
   const { client, ui } = session;
   const { io } = ctx;
   try {
-    const { format, renderer, where } = await createItemRenderer({
-      ctx,
-      messages: ui,
-      flags,
-      resource: BATCH_RESOURCE,
-      storedFormat: session.settings.format,
-      storedBom: session.settings.bom,
-    });
+    const { format, renderer, where } = await createItemRenderer(
+      itemOutput(session, ctx, flags, BATCH_RESOURCE),
+    );
     const shape = outputShape(format, flags);
     const target = await openBatchTarget({
       file: flags.output,
@@ -181,12 +176,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
       search: async (row, signal, index) => {
         const known = kept.get(row) ?? fromCache.get(row);
         if (known) return known;
-        const params = {
-          query: row.query,
-          location: row.location,
-          ...(row.radius === undefined ? {} : { radius: row.radius }),
-        };
-        const { results } = await client.search(params, { signal });
+        const { results } = await client.search(row, { signal });
         // Kept before its rows are written: a write that fails (a full disk) costs no second search.
         await sends.keep(index, results);
         return results;

@@ -3,7 +3,7 @@ import { AbortedError, UsageError } from '../../api/errors.js';
 import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
-import { type CommandContext, openSession, type Session } from '../../session.js';
+import { type CommandContext, itemOutput, openSession, type Session } from '../../session.js';
 import { sanitizeForTerminal } from '../../text/terminal-text.js';
 import { formatCount } from '../../ui/ui.js';
 import type { SearchFlags } from './command.js';
@@ -53,45 +53,27 @@ export async function runSearch(words: string[], flags: SearchFlags, ctx: Comman
   });
   const { client, ui } = session;
   try {
-    const footer = await withItemSink(
-      {
-        ctx,
-        messages: ui,
-        flags,
-        resource: RESOURCES.results,
-        storedFormat: session.settings.format,
-        storedBom: session.settings.bom,
-        ...(flags.append ? { append: true } : {}),
-      },
-      async (sink) => {
-        const hit = await memory?.cached(ask);
-        if (remembering && memory && hit) {
-          const selection = await memory.select(hit.results);
-          await sink.writeAll(selection.kept);
-          const n = hit.results.length;
-          const note = remembering.selectionNote(selection, n);
-          return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.${filteredOutSentence(sink.filteredOut)}`;
-        }
-        ui.progress(`Searching for ${query} near ${flags.location}…`);
-        const answer = await client.search(
-          {
-            query,
-            location: flags.location as string,
-            ...(flags.radius === undefined ? {} : { radius: flags.radius }),
-          },
-          { signal: ctx.signal },
-        );
-        ui.stopProgress();
-        sent = answer;
-        const selection = await memory?.select(answer.results);
-        await sink.writeAll(selection?.kept ?? answer.results);
-        const n = answer.results.length;
-        // The echoes come from the server: never let them reach a terminal raw.
-        const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
-        const note = selection ? (remembering?.selectionNote(selection, n) ?? '') : '';
-        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.${filteredOutSentence(sink.filteredOut)}`;
-      },
-    );
+    const footer = await withItemSink(itemOutput(session, ctx, flags, RESOURCES.results), async (sink) => {
+      const hit = await memory?.cached(ask);
+      if (remembering && memory && hit) {
+        const selection = await memory.select(hit.results);
+        await sink.writeAll(selection.kept);
+        const n = hit.results.length;
+        const note = remembering.selectionNote(selection, n);
+        return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} from ${memory.file}, searched ${hit.searchedAt}; no request sent${note}.${filteredOutSentence(sink.filteredOut)}`;
+      }
+      ui.progress(`Searching for ${query} near ${flags.location}…`);
+      const answer = await client.search(ask, { signal: ctx.signal });
+      ui.stopProgress();
+      sent = answer;
+      const selection = await memory?.select(answer.results);
+      await sink.writeAll(selection?.kept ?? answer.results);
+      const n = answer.results.length;
+      // The echoes come from the server: never let them reach a terminal raw.
+      const echo = `"${sanitizeForTerminal(answer.query)}" near ${sanitizeForTerminal(answer.location)}`;
+      const note = selection ? (remembering?.selectionNote(selection, n) ?? '') : '';
+      return `${formatCount(n)} ${n === 1 ? 'result' : 'results'} for ${echo}${note}.${filteredOutSentence(sink.filteredOut)}`;
+    });
     // Stored once the output is committed: --new-only never counts as seen what was not written.
     if (sent) await memory?.record(ask, sent.results, sent);
     ui.notice(footer);
