@@ -179,8 +179,8 @@ export function schemaFor(kind: EngineKind): string {
   return DDL.replace(/\b(NUM|TIME|JSON|INT|SERIAL|STRICT)\b/g, (token) => TYPES[kind][token] ?? token);
 }
 
-/** The spec's fields of each stored resource, in the spec's order: the tables' data columns. */
 const PLACE_FIELDS = ['name', 'address', 'phone', 'website', 'rating', 'review_count', 'category'] as const;
+/** The spec's fields of each stored resource, in the spec's order: the tables' data columns. */
 export const COLUMNS = {
   leads: ['id', ...PLACE_FIELDS, 'saved_at'],
   history: ['id', 'query', 'location', 'results_count', 'created_at'],
