@@ -2,25 +2,22 @@
 import { Argument } from '@commander-js/extra-typings';
 import { CONFIG_KEYS } from '../../config/keys.js';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { withExamples } from '../help/command.js';
 
 const keyArgument = () => new Argument('<key>', CONFIG_KEYS.join(', ')).choices(CONFIG_KEYS);
 
 export function registerConfig(program: Program, contextFor: ContextFor) {
-  const config = program
-    .command('config')
-    .description('read and change stored settings (per profile, in config.json)')
-    .addHelpText(
-      'after',
-      examples([
-        'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
-        'leadctl config set base-url https://api.example.com',
-        'leadctl --profile work config list',
-      ]),
-    );
+  const config = withExamples(
+    program.command('config').description('read and change stored settings (per profile, in config.json)'),
+    [
+      'echo "$LEADCTL_API_KEY" | leadctl config set api-key',
+      'leadctl config set base-url https://api.example.com',
+      'leadctl --profile work config list',
+    ],
+  );
   const run = () => import('../runs.js');
   const subcommand = (name: string, description: string, lines: string[]) =>
-    config.command(name).description(description).addHelpText('after', examples(lines));
+    withExamples(config.command(name).description(description), lines);
 
   subcommand(
     'set',
