@@ -2,7 +2,7 @@
 // -f always sends a string; a JSON body, or a GET's query string (./run.ts).
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
-import { withExamples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import type { OptionsOf } from '../options.js';
 
 export interface Field {
@@ -66,8 +66,5 @@ export function registerApi(program: Program, contextFor: ContextFor) {
 Fields go in a JSON body, or in the query string of a GET. Exit codes are those of every command
 (see: leadctl help exit-codes); an answer that is not 2xx prints nothing on stdout.
 `,
-  ).action(async (path, flags, self) => {
-    const { runApi } = await import('../runs.js');
-    await runApi(path, flags, contextFor(self));
-  });
+  ).action(async (path, flags, self) => (await runs()).runApi(path, flags, contextFor(self)));
 }

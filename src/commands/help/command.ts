@@ -11,6 +11,9 @@ export function withExamples<C extends CommandUnknownOpts>(command: C, lines: st
   return command;
 }
 
+/** The request-making commands' run code (../runs.ts), loaded when their action runs. */
+export const runs = () => import('../runs.js');
+
 /** For the root --help, before its examples: where the reference tables are. */
 export const TOPICS_POINTER = `
 Help topics:

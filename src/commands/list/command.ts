@@ -2,7 +2,7 @@
 // own resource. The options' type comes from this definition; the run loads when the action runs.
 import type { ResourceName } from '../../resources.js';
 import type { ContextFor, Program } from '../../session.js';
-import { withExamples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import { addOutputOptions, addPagingOptions, integerIn, type OptionsOf } from '../options.js';
 
 type ListResource = Extract<ResourceName, 'leads' | 'history'>;
@@ -54,9 +54,6 @@ function registerList(
   spec: { description: string; examples: string[] },
 ) {
   return withExamples(listOptions(program, resource).description(spec.description), spec.examples).action(
-    async (flags, self) => {
-      const { runList } = await import('../runs.js');
-      await runList(resource, flags, contextFor(self));
-    },
+    async (flags, self) => (await runs()).runList(resource, flags, contextFor(self)),
   );
 }

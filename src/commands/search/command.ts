@@ -1,7 +1,7 @@
 // `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts), loaded when the action runs.
 import { Option } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
-import { withExamples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import { addOutputOptions, byteSize, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
 
 /** The options of `leadctl search`, in the order --help shows them. */
@@ -85,8 +85,5 @@ export function registerSearch(program: Program, contextFor: ContextFor) {
     'leadctl search --input searches.csv --dry-run',
     'leadctl search --input hubspot.xlsx --columns query=Industry,location=City --ignore-extra --csv',
     'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
-  ]).action(async (words, flags, self) => {
-    const { runSearch } = await import('../runs.js');
-    await runSearch(words, flags, contextFor(self));
-  });
+  ]).action(async (words, flags, self) => (await runs()).runSearch(words, flags, contextFor(self)));
 }

@@ -1,6 +1,6 @@
 // `leadctl usage` (./run.ts): reads the local ledger, sends nothing.
 import type { ContextFor, Program } from '../../session.js';
-import { withExamples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 
 export function registerUsage(program: Program, contextFor: ContextFor) {
   return withExamples(
@@ -13,8 +13,5 @@ export function registerUsage(program: Program, contextFor: ContextFor) {
       'leadctl config set plan agency && leadctl usage',
       "leadctl usage --json | jq '.today.requests'",
     ],
-  ).action(async (flags, self) => {
-    const { runUsage } = await import('../runs.js');
-    await runUsage(flags, contextFor(self));
-  });
+  ).action(async (flags, self) => (await runs()).runUsage(flags, contextFor(self)));
 }
