@@ -6,7 +6,7 @@ import { registerAuth } from './commands/auth/command.js';
 import { registerCompletion } from './commands/completion/command.js';
 import { registerConfig } from './commands/config/command.js';
 import { registerHelp, TOPICS_POINTER, withExamples } from './commands/help/command.js';
-import { registerHistory, registerLeads } from './commands/list/command.js';
+import { registerLists } from './commands/list/command.js';
 import { registerMcp } from './commands/mcp/command.js';
 import { registerSandbox } from './commands/sandbox/command.js';
 import { registerSearch } from './commands/search/command.js';
@@ -52,8 +52,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
   );
 
   const contextFor: ContextFor = (command) => ({ io, globals: command.optsWithGlobals(), signal });
-  registerLeads(program, contextFor);
-  registerHistory(program, contextFor);
+  registerLists(program, contextFor);
   registerSearch(program, contextFor);
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);
