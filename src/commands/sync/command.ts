@@ -28,9 +28,8 @@ export function registerSync(program: Program, contextFor: ContextFor) {
     'leadctl --profile client-a sync --db postgres://leadctl@db.agency.example/leads --quiet',
     'leadctl sync --full',
     'leadctl search plumber -l Austin --new-only --csv',
-  ]).action(async (flags, self) => {
+  ]).action(
     // Its own chunk: the database code loads for this command (and search --db) alone.
-    const { runSync } = await import('./run.js');
-    await runSync(flags, contextFor(self));
-  });
+    async (flags, self) => (await import('./run.js')).runSync(flags, contextFor(self)),
+  );
 }
