@@ -5,8 +5,8 @@ import { registerApi } from './commands/api/command.js';
 import { registerAuth } from './commands/auth/command.js';
 import { registerCompletion } from './commands/completion/command.js';
 import { registerConfig } from './commands/config/command.js';
-import { examples, registerHelp, TOPICS_POINTER } from './commands/help/command.js';
-import { registerHistory, registerLeads } from './commands/list/command.js';
+import { registerHelp, TOPICS_POINTER, withExamples } from './commands/help/command.js';
+import { registerLists } from './commands/list/command.js';
 import { registerMcp } from './commands/mcp/command.js';
 import { registerSandbox } from './commands/sandbox/command.js';
 import { registerSearch } from './commands/search/command.js';
@@ -41,19 +41,18 @@ export function buildProgram(io: Io, signal: AbortSignal): Program {
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
 
-  program.addHelpText('after', TOPICS_POINTER);
-  program.addHelpText(
-    'after',
-    examples([
+  withExamples(
+    program,
+    [
       'leadctl search "plumber" --location Austin --sandbox',
       'leadctl leads --all --csv -o leads.csv',
       "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
-    ]),
+    ],
+    TOPICS_POINTER,
   );
 
   const contextFor: ContextFor = (command) => ({ io, globals: command.optsWithGlobals(), signal });
-  registerLeads(program, contextFor);
-  registerHistory(program, contextFor);
+  registerLists(program, contextFor);
   registerSearch(program, contextFor);
   registerConfig(program, contextFor);
   registerCompletion(program, contextFor);

@@ -4,8 +4,8 @@ import type { PlanName } from '../config/keys.js';
 import { resolveSettings } from '../config/settings.js';
 import { resolveOutputPath } from '../output/destination.js';
 import { createItemRenderer, type OutputFlags } from '../output/item-sink.js';
-import type { CommandContext } from '../session.js';
-import { colorAllowed, colorForced, createUi, formatCount, safeForStderr } from '../ui/ui.js';
+import { type CommandContext, openUi } from '../session.js';
+import { formatCount, safeForStderr } from '../ui/ui.js';
 import { ledgerFile, ledgerKey, SANDBOX_KEY } from '../usage/ledger.js';
 import { PLAN_LIMITS, planLabel, type UsageTotals, usageTotals } from '../usage/report.js';
 import { BATCH_RESOURCE } from './items.js';
@@ -93,16 +93,9 @@ async function stoppedBatch(
   checkStateAgreement(file, stopped);
   if (!flags.resume) return stopped;
   // What the format choice has to say (an extension that disagrees) is said as a real run says it.
-  const messages = await createUi({
-    stderr: ctx.io.stderr,
-    quiet: Boolean(ctx.globals.quiet),
-    verbose: false,
-    color: colorAllowed(ctx),
-    forceColor: colorForced(ctx),
-  });
   const { format } = await createItemRenderer({
     ctx,
-    messages,
+    messages: await openUi(ctx),
     flags,
     resource: BATCH_RESOURCE,
     storedFormat,

@@ -32,8 +32,6 @@ export interface ColumnRules {
 /** Something wrong with the header as a whole: load-input.ts names the input it was found in. */
 export class HeaderError extends UsageError {}
 
-export const DEFAULT_RULES: ColumnRules = { mapped: new Map(), ignoreExtra: false };
-
 const EXPECTED = `expected ${INPUT_KEYS.join(', ')}`;
 const COLUMNS_HINT =
   'map your headers with --columns query=Trade,location=City,radius=Miles, or skip the other columns with --ignore-extra';

@@ -1,7 +1,7 @@
 // The closing line of a batch, and the error (hence exit code) it ends with when it did not fully
 // succeed. The counts cover the whole batch, a stopped run and its --resume together.
 import { ExitCode, LeadError } from '../api/errors.js';
-import { formatCount } from '../ui/ui.js';
+import { formatCount, shellWord } from '../ui/ui.js';
 import type { OutputShape, UnknownSearch } from './state.js';
 
 export interface BatchTotals {
@@ -100,9 +100,5 @@ export function resumeCommand(
   if (!shape.sanitize) words.push('--no-sanitize');
   if (shape.unique) words.push('--unique');
   for (const condition of shape.where ?? []) words.push('--where', condition);
-  return words.map(shellQuote).join(' ');
-}
-
-function shellQuote(word: string): string {
-  return /^[\w./:@%+,=-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return words.map(shellWord).join(' ');
 }

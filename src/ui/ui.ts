@@ -164,6 +164,11 @@ export function safeForStderr(text: string): string {
     .join('\n');
 }
 
+/** A word of a command shown to the user (a next page, a --resume), quoted for a POSIX shell if need be. */
+export function shellWord(text: string): string {
+  return /^[\w./:@%+,=-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /** 1234567 -> "1,234,567", not toLocaleString(): its first call sets up ICU, ~15 ms of a run's start-up. */
 export function formatCount(n: number): string {
   if (!Number.isInteger(n)) return String(n);

@@ -86,7 +86,11 @@ describe('batch input validation', () => {
 
   it('refuses --resume without -o and a query together with --input', async () => {
     const file = await setUp();
-    expect((await run(['--input', file, '--resume'])).exitCode).toBe(2);
+    const resume = await run(['--input', file, '--resume']);
+    expect(resume.exitCode).toBe(2);
+    expect(resume.stderr).toContain(
+      'leadctl: --resume needs -o <file>: the regular file the stopped batch was writing',
+    );
     expect((await run(['plumber', '--input', file])).exitCode).toBe(2);
     expect((sandbox as SandboxHandle).requests).toHaveLength(0);
   });

@@ -1,12 +1,7 @@
 // A batch input read in-process as leadctl reads it, from a stream of small chunks (so that every
 // rule is also checked across chunk boundaries: a line, a quoted field, a UTF-8 character split).
 import { PassThrough, Readable } from 'node:stream';
-import {
-  type ColumnRules,
-  DEFAULT_RULES,
-  type InputRow,
-  type RawEntry,
-} from '../../src/batch/input-parse.js';
+import type { ColumnRules, InputRow, RawEntry } from '../../src/batch/input-parse.js';
 import { type InputFlags, inputRows, loadBatchPlan } from '../../src/batch/load-input.js';
 
 /** `bytes` as a stream of chunks of `size` bytes. */
@@ -30,7 +25,10 @@ export function planOf(
 }
 
 /** The entries and problems of a text, as read before validation. */
-export async function parsed(text: string | Buffer, rules: ColumnRules = DEFAULT_RULES) {
+export async function parsed(
+  text: string | Buffer,
+  rules: ColumnRules = { mapped: new Map(), ignoreExtra: false },
+) {
   const ignored = new Set<string>();
   const rows: InputRow[] = [];
   const chunks = chunked(text) as AsyncIterable<Buffer>;

@@ -2,7 +2,7 @@
 // -f always sends a string; a JSON body, or a GET's query string (./run.ts).
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import type { OptionsOf } from '../options.js';
 
 export interface Field {
@@ -55,20 +55,16 @@ function apiOptions(program: Program) {
 export type ApiFlags = OptionsOf<typeof apiOptions>;
 
 export function registerApi(program: Program, contextFor: ContextFor) {
-  return apiOptions(program)
-    .addHelpText(
-      'after',
-      `
+  return withExamples(
+    apiOptions(program),
+    [
+      'leadctl api "leads?limit=5"',
+      'leadctl api search -F query=plumber -F location=Austin -F radius=15',
+      'leadctl api history --paginate | jq length',
+    ],
+    `
 Fields go in a JSON body, or in the query string of a GET. Exit codes are those of every command
 (see: leadctl help exit-codes); an answer that is not 2xx prints nothing on stdout.
-${examples([
-  'leadctl api "leads?limit=5"',
-  'leadctl api search -F query=plumber -F location=Austin -F radius=15',
-  'leadctl api history --paginate | jq length',
-])}`,
-    )
-    .action(async (path, flags, self) => {
-      const { runApi } = await import('../runs.js');
-      await runApi(path, flags, contextFor(self));
-    });
+`,
+  ).action(async (path, flags, self) => (await runs()).runApi(path, flags, contextFor(self)));
 }

@@ -3,7 +3,7 @@
 // wait for as an import of its own (measured: 40 ms of CPU per TAB, none for --help).
 import { Argument } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { withExamples } from '../help/command.js';
 import { complete, SCRIPTS } from './complete.js';
 
 export function registerCompletion(program: Program, contextFor: ContextFor) {
@@ -17,20 +17,20 @@ export function registerCompletion(program: Program, contextFor: ContextFor) {
       const { io } = contextFor(self);
       io.stdout.write(await complete(program, words, io.env));
     });
-  return program
-    .command('completion')
-    .description('print a shell completion script (bash, zsh or fish)')
-    .addArgument(new Argument('<shell>', 'the shell to print a script for').choices(['bash', 'zsh', 'fish']))
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl completion bash > ~/.local/share/bash-completion/completions/leadctl',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion for the user to type
-        'leadctl completion zsh > "${fpath[1]}/_leadctl"',
-        'leadctl completion fish > ~/.config/fish/completions/leadctl.fish',
-      ]),
-    )
-    .action(async (shell, _flags, self) => {
-      contextFor(self).io.stdout.write(SCRIPTS[shell]);
-    });
+  return withExamples(
+    program
+      .command('completion')
+      .description('print a shell completion script (bash, zsh or fish)')
+      .addArgument(
+        new Argument('<shell>', 'the shell to print a script for').choices(['bash', 'zsh', 'fish']),
+      ),
+    [
+      'leadctl completion bash > ~/.local/share/bash-completion/completions/leadctl',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion for the user to type
+      'leadctl completion zsh > "${fpath[1]}/_leadctl"',
+      'leadctl completion fish > ~/.config/fish/completions/leadctl.fish',
+    ],
+  ).action(async (shell, _flags, self) => {
+    contextFor(self).io.stdout.write(SCRIPTS[shell]);
+  });
 }

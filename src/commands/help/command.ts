@@ -5,38 +5,37 @@ import { UsageError } from '../../api/errors.js';
 import type { ContextFor, Program } from '../../session.js';
 import { wrapWords } from '../../ui/error-lines.js';
 
-/** Two or three real examples at the end of a command's --help. */
-export function examples(lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** Two or three real examples at the end of a command's --help, after the text `before` if any. */
+export function withExamples<C extends CommandUnknownOpts>(command: C, lines: string[], before = ''): C {
+  command.addHelpText('after', `${before}\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+  return command;
 }
+
+/** The request-making commands' run code (../runs.ts), loaded when their action runs. */
+export const runs = () => import('../runs.js');
 
 /** For the root --help, before its examples: where the reference tables are. */
 export const TOPICS_POINTER = `
 Help topics:
   leadctl help environment   variables, their flags and config keys, which one wins
-  leadctl help exit-codes    what each exit code means`;
+  leadctl help exit-codes    what each exit code means
+`;
 
 export function registerHelp(program: Program, contextFor: ContextFor) {
   program.helpCommand(false);
-  const help = program
-    .command('help')
-    .description('show help for a command, or a topic: environment, exit-codes')
-    .argument('[command...]', 'the command to show help for, e.g. "config set"')
-    .option('--json', 'every command, flag, output format and exit code as JSON, for programs and agents')
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl help environment',
-        'leadctl help config set',
-        "leadctl help --json | jq '.commands[].name'",
-      ]),
-    )
-    .action(async (words, flags, self) => {
-      if (!flags.json) return commandHelp(program, words).outputHelp();
-      const { contractJson } = await import('./spec.js');
-      commandHelp(program, words);
-      contextFor(self).io.stdout.write(contractJson(program, words));
-    });
+  const help = withExamples(
+    program
+      .command('help')
+      .description('show help for a command, or a topic: environment, exit-codes')
+      .argument('[command...]', 'the command to show help for, e.g. "config set"')
+      .option('--json', 'every command, flag, output format and exit code as JSON, for programs and agents'),
+    ['leadctl help environment', 'leadctl help config set', "leadctl help --json | jq '.commands[].name'"],
+  ).action(async (words, flags, self) => {
+    if (!flags.json) return commandHelp(program, words).outputHelp();
+    const { contractJson } = await import('./spec.js');
+    commandHelp(program, words);
+    contextFor(self).io.stdout.write(contractJson(program, words));
+  });
   const topic = (name: string, description: string, text: () => string, rows: () => unknown) =>
     help
       .command(name)

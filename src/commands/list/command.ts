@@ -2,32 +2,23 @@
 // own resource. The options' type comes from this definition; the run loads when the action runs.
 import type { ResourceName } from '../../resources.js';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import { addOutputOptions, addPagingOptions, integerIn, type OptionsOf } from '../options.js';
 
 type ListResource = Extract<ResourceName, 'leads' | 'history'>;
 
-export function registerLeads(program: Program, contextFor: ContextFor) {
-  return registerList(program, contextFor, 'leads', {
-    description: "the account's saved leads, newest first",
-    examples: examples([
-      'leadctl leads --all --csv -o leads.csv',
-      'leadctl leads --checkpoint leads.ckpt --csv -o leads.csv --append   # nightly: only new leads',
-      "leadctl leads --since 7d --json | jq -r '.[].phone'",
-      'leadctl leads --limit 100 --page 2 --fields name,phone,website',
-    ]),
-  });
-}
-
-export function registerHistory(program: Program, contextFor: ContextFor) {
-  return registerList(program, contextFor, 'history', {
-    description: "the account's past searches, newest first",
-    examples: examples([
-      'leadctl history',
-      'leadctl history --since 24h --csv',
-      "leadctl history --all --json | jq -r '.[].query' | sort | uniq -c",
-    ]),
-  });
+export function registerLists(program: Program, contextFor: ContextFor) {
+  registerList(program, contextFor, 'leads', "the account's saved leads, newest first", [
+    'leadctl leads --all --csv -o leads.csv',
+    'leadctl leads --checkpoint leads.ckpt --csv -o leads.csv --append   # nightly: only new leads',
+    "leadctl leads --since 7d --json | jq -r '.[].phone'",
+    'leadctl leads --limit 100 --page 2 --fields name,phone,website',
+  ]);
+  registerList(program, contextFor, 'history', "the account's past searches, newest first", [
+    'leadctl history',
+    'leadctl history --since 24h --csv',
+    "leadctl history --all --json | jq -r '.[].query' | sort | uniq -c",
+  ]);
 }
 
 /** The options of a list command, in the order --help shows them. */
@@ -51,13 +42,10 @@ function registerList(
   program: Program,
   contextFor: ContextFor,
   resource: ListResource,
-  spec: { description: string; examples: string },
+  description: string,
+  examples: string[],
 ) {
-  return listOptions(program, resource)
-    .description(spec.description)
-    .addHelpText('after', spec.examples)
-    .action(async (flags, self) => {
-      const { runList } = await import('../runs.js');
-      await runList(resource, flags, contextFor(self));
-    });
+  return withExamples(listOptions(program, resource).description(description), examples).action(
+    async (flags, self) => (await runs()).runList(resource, flags, contextFor(self)),
+  );
 }

@@ -12,7 +12,7 @@ import { withItemSink, writesToStdout } from '../../output/item-sink.js';
 import { filteredOutNote, filteredOutSentence } from '../../output/where.js';
 import { RESOURCES } from '../../resources.js';
 import { type CommandContext, itemOutput, openSession } from '../../session.js';
-import { formatCount, pagePosition } from '../../ui/ui.js';
+import { formatCount, pagePosition, shellWord } from '../../ui/ui.js';
 import { quotaCheckForPages } from '../../usage/recorder.js';
 import type { ListFlags } from './command.js';
 
@@ -187,8 +187,6 @@ function capError(max: number, flags: ListFlags): LeadError {
   });
 }
 
-const count = formatCount;
-
 /** The options that shaped the page, which the next page's command must repeat to continue it. */
 type PageShape = Pick<ListFlags, 'limit' | 'fields' | 'where'>;
 
@@ -207,14 +205,10 @@ function shapeOptions(shape: PageShape): string {
   return text;
 }
 
-function shellWord(text: string): string {
-  return /^[\w,.@%+=:/-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 /** The progress line of a walk over many pages (sync's too). */
 export function progressLine(
   noun: string,
   p: { pagesFetched: number; totalPages: number; itemsYielded: number; total: number },
 ) {
-  return `Fetching ${noun}… page ${count(p.pagesFetched)} of ${count(p.totalPages)} (${count(p.itemsYielded)} of ${count(p.total)})`;
+  return `Fetching ${noun}… page ${formatCount(p.pagesFetched)} of ${formatCount(p.totalPages)} (${formatCount(p.itemsYielded)} of ${formatCount(p.total)})`;
 }

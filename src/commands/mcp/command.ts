@@ -10,7 +10,7 @@ import {
 } from '../../mcp/defaults.js';
 import type { runMcp } from '../../mcp/serve.js';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { withExamples } from '../help/command.js';
 import { integerIn } from '../options.js';
 
 /** The options of `leadctl mcp`, in the order --help shows them. */
@@ -57,29 +57,27 @@ function mcpOptions(program: Program) {
 }
 
 export function registerMcp(program: Program, contextFor: ContextFor) {
-  return mcpOptions(program)
-    .addHelpText(
-      'after',
-      '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
-        'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
-        "structured content. A live search needs the user's yes: asked through the host where it can\n" +
-        '(elicitation), else the first call returns a quote with a one-time token. Every call answers\n' +
-        `within ${CALL_DEADLINE_SEC} s. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n` +
-        'a longer one pauses every tool that sends requests until the reset time.\n' +
-        examples([
-          'leadctl mcp --sandbox',
-          'leadctl mcp --profile work --max-requests 200 --max-searches 20',
-          'leadctl mcp --read-only',
-          'leadctl mcp --no-confirm --max-searches 5',
-          'leadctl mcp --tools search_businesses,find_saved_leads,usage',
-          'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
-        ]),
-    )
-    .action(async (flags, self) => {
-      // Beside dist/cli.js, which this is bundled into (the build checks it); computed, so not bundled.
-      const server: { runMcp: typeof runMcp } = await import(
-        String(new URL('./mcp-server.js', import.meta.url))
-      );
-      await server.runMcp(flags, contextFor(self));
-    });
+  return withExamples(
+    mcpOptions(program),
+    [
+      'leadctl mcp --sandbox',
+      'leadctl mcp --profile work --max-requests 200 --max-searches 20',
+      'leadctl mcp --read-only',
+      'leadctl mcp --no-confirm --max-searches 5',
+      'leadctl mcp --tools search_businesses,find_saved_leads,usage',
+      'leadctl mcp --max-wait 30 --verbose 2>> ~/leadctl-mcp.log',
+    ],
+    '\nTools: search_businesses, find_saved_leads, list_leads, list_search_history, usage; none writes\n' +
+      'files or config. Answers carry the data as JSON in a delimited untrusted-data text block and as\n' +
+      "structured content. A live search needs the user's yes: asked through the host where it can\n" +
+      '(elicitation), else the first call returns a quote with a one-time token. Every call answers\n' +
+      `within ${CALL_DEADLINE_SEC} s. Rate limits are waited on for at most --max-wait seconds (default here: 10);\n` +
+      'a longer one pauses every tool that sends requests until the reset time.\n',
+  ).action(async (flags, self) => {
+    // Beside dist/cli.js, which this is bundled into (the build checks it); computed, so not bundled.
+    const server: { runMcp: typeof runMcp } = await import(
+      String(new URL('./mcp-server.js', import.meta.url))
+    );
+    await server.runMcp(flags, contextFor(self));
+  });
 }

@@ -43,7 +43,7 @@ export async function runBatch(input: string, flags: SearchFlags, ctx: CommandCo
     throw new UsageError('--location and --radius come from the input file in a batch, not from flags');
   }
   if (flags.resume && !flags.output) {
-    throw new UsageError('--resume needs -o <file>: the file the stopped batch was writing');
+    throw new UsageError('--resume needs -o <file>: the regular file the stopped batch was writing');
   }
   const plan = await loadBatchPlan(input, flags, ctx, { keepRows: !flags.dryRun });
 

@@ -1,7 +1,7 @@
 // `leadctl search`: one search (./run.ts), or a batch from --input (./batch.ts), loaded when the action runs.
 import { Option } from '@commander-js/extra-typings';
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { runs, withExamples } from '../help/command.js';
 import { addOutputOptions, byteSize, integerIn, nonBlank, type OptionsOf, timeSpan } from '../options.js';
 
 /** The options of `leadctl search`, in the order --help shows them. */
@@ -78,20 +78,12 @@ function searchOptions(program: Program) {
 export type SearchFlags = OptionsOf<typeof searchOptions>;
 
 export function registerSearch(program: Program, contextFor: ContextFor) {
-  return searchOptions(program)
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl search "plumber" --location Austin',
-        "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
-        'leadctl search --input searches.csv --unique --csv -o results.csv',
-        'leadctl search --input searches.csv --dry-run',
-        'leadctl search --input hubspot.xlsx --columns query=Industry,location=City --ignore-extra --csv',
-        'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
-      ]),
-    )
-    .action(async (words, flags, self) => {
-      const { runSearch } = await import('../runs.js');
-      await runSearch(words, flags, contextFor(self));
-    });
+  return withExamples(searchOptions(program), [
+    'leadctl search "plumber" --location Austin',
+    "leadctl search plumber -l Austin --json | jq -r '.[].phone'",
+    'leadctl search --input searches.csv --unique --csv -o results.csv',
+    'leadctl search --input searches.csv --dry-run',
+    'leadctl search --input hubspot.xlsx --columns query=Industry,location=City --ignore-extra --csv',
+    'leadctl search plumber -l Austin --new-only --cache 24h --exclude crm.csv --csv',
+  ]).action(async (words, flags, self) => (await runs()).runSearch(words, flags, contextFor(self)));
 }

@@ -1,6 +1,6 @@
 // `leadctl sync` (./run.ts).
 import type { ContextFor, Program } from '../../session.js';
-import { examples } from '../help/command.js';
+import { withExamples } from '../help/command.js';
 import { nonBlank, type OptionsOf } from '../options.js';
 
 function syncOptions(program: Program) {
@@ -23,19 +23,13 @@ function syncOptions(program: Program) {
 export type SyncFlags = OptionsOf<typeof syncOptions>;
 
 export function registerSync(program: Program, contextFor: ContextFor) {
-  return syncOptions(program)
-    .addHelpText(
-      'after',
-      examples([
-        'leadctl sync',
-        'leadctl --profile client-a sync --db postgres://leadctl@db.agency.example/leads --quiet',
-        'leadctl sync --full',
-        'leadctl search plumber -l Austin --new-only --csv',
-      ]),
-    )
-    .action(async (flags, self) => {
-      // Its own chunk: the database code loads for this command (and search --db) alone.
-      const { runSync } = await import('./run.js');
-      await runSync(flags, contextFor(self));
-    });
+  return withExamples(syncOptions(program), [
+    'leadctl sync',
+    'leadctl --profile client-a sync --db postgres://leadctl@db.agency.example/leads --quiet',
+    'leadctl sync --full',
+    'leadctl search plumber -l Austin --new-only --csv',
+  ]).action(
+    // Its own chunk: the database code loads for this command (and search --db) alone.
+    async (flags, self) => (await import('./run.js')).runSync(flags, contextFor(self)),
+  );
 }
