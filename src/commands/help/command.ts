@@ -1,5 +1,6 @@
 // `leadctl help [command...]` and the topics `environment` and `exit-codes`, as gh has them (commander's help
-// command takes no topics). The tables load with the definitions: a few kilobytes, no import of their own.
+// command takes no topics), and what every command's definition shares: withExamples, runs. The tables
+// load with the definitions: a few kilobytes, no import of their own.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../api/errors.js';
 import type { ContextFor, Program } from '../../session.js';
