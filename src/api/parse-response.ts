@@ -173,23 +173,38 @@ function readItems(
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       throw malformedItem(response, `${key}[${index}] is not an object`);
     }
-    const parsed = schema.safeParse(item);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = (issue?.path ?? []).map((part) =>
-        typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
-      );
-      throw malformedItem(response, `${key}[${index}]${field.join('')} ${issue?.message ?? 'is invalid'}`);
-    }
-    // The schema's reading of the known fields, written back into the item as the server ordered it.
     const source = item as Record<string, unknown>;
-    const read = parsed.data as Record<string, unknown>;
-    for (const field of known) {
-      if (Object.hasOwn(read, field) && read[field] !== source[field]) source[field] = read[field];
+    // Most items hold ids and numbers the schema would read as they are: nothing to read then.
+    if (!readsAsIs(source, reader.typed)) {
+      const parsed = schema.safeParse(item);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = (issue?.path ?? []).map((part) =>
+          typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
+        );
+        throw malformedItem(response, `${key}[${index}]${field.join('')} ${issue?.message ?? 'is invalid'}`);
+      }
+      // The schema's reading of the known fields, written back into the item as the server ordered it.
+      const read = parsed.data as Record<string, unknown>;
+      for (const field of known) {
+        if (Object.hasOwn(read, field) && read[field] !== source[field]) source[field] = read[field];
+      }
     }
     typed[index] = typedItem(source, reader.typed);
   }
   return typed;
+}
+
+/** Whether every id and number of `item` is one the schema would pass unchanged. */
+function readsAsIs(item: Record<string, unknown>, { names, kinds }: TypedFields): boolean {
+  for (let index = 0; index < names.length; index++) {
+    const kind = kinds[index] as FieldKind;
+    const value = item[names[index] as string];
+    if (kind === 'text' || value === null || value === undefined || value instanceof ExactNumber) continue;
+    if (typeof value === 'number' && Number.isFinite(value)) continue;
+    if (kind !== 'id' || typeof value !== 'string' || value === '') return false;
+  }
+  return true;
 }
 
 function malformedItem(response: RawResponse, what: string): ProtocolError {
