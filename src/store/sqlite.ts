@@ -2,9 +2,10 @@
 // native driver builds from source for a minute where no prebuilt binary fits. Locks: docs/sync.md.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { LeadError, UsageError } from '../api/errors.js';
 import { makePrivateDir } from '../config/paths.js';
-import { LockedError, takeLock, WHOLE_RUN } from '../lock.js';
+import { backoffMs, LockedError, takeLock, WHOLE_RUN } from '../lock.js';
 import { errorCode, reasonOf } from '../output/destination.js';
 import { DATA_FOLDER } from './paths.js';
 import type { SqlEngine, SqlRow, SqlValue } from './schema.js';
@@ -73,17 +74,18 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
   // Through a symlink, the file it points at is the one locked and written (as -o writes through).
   const real = realPathOr(file);
   const existed = fs.existsSync(real);
-  let db: Database;
+  let db: Database | undefined;
   try {
     db = new DatabaseSync(real, options.readOnly ? { readOnly: true } : {});
     if (!existed) fs.chmodSync(real, 0o600);
     // WAL: readers (sqlite3, Datasette) keep reading the last committed state during a sync. A short
     // busy timeout lets two accounts' syncs take turns; a writer that holds on longer is an error.
-    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA synchronous = NORMAL`);
     // A checkpoint per 40 MB of WAL, not 4 MB: a sync's page commits rewrite the same index pages
     // (random ids), which a checkpoint then copies once, with fewer fsyncs.
-    if (!options.readOnly) db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 10000');
+    if (!options.readOnly) await enterWal(db);
   } catch (error) {
+    db?.close();
     throw sqliteError(error, file, 'open');
   }
   const statements = new Map<string, Statement>();
@@ -127,6 +129,22 @@ export async function openSqlite(options: SqliteOptions): Promise<SqlEngine> {
     }
   }
   return engine;
+}
+
+const BUSY_MS = 5_000;
+
+// The switch to WAL takes the whole file and SQLite runs no busy handler for it: while another connection
+// writes in rollback mode (a second sync creating the same new file, a sqlite3 shell), it is tried again
+// within the busy timeout. A file already in WAL (it stays so) takes no lock.
+async function enterWal(db: Database, until = Date.now() + BUSY_MS): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 10000');
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode !== 5 || Date.now() >= until) throw error;
+      await wait(backoffMs(attempt));
+    }
+  }
 }
 
 /** An account as part of a file name: its letters and digits, the rest as "_". */

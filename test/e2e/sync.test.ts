@@ -332,6 +332,36 @@ describe.skipIf(!ready)(`leadctl sync: where and whose${ready ? '' : ` (skipped:
     expect(r.exitCode).toBe(0);
     expect(existsSync(`${db}.default.lock`)).toBe(false);
   });
+
+  it('waits for another program writing the file in rollback mode (SQLite runs no busy handler for the switch to WAL)', async () => {
+    // Two syncs opening a new file at once meet the same: the first one's writes, before its WAL.
+    const sandbox = await sandboxWith({ leads: 120, history: 2 });
+    const db = join(tempDir(), 'leads.db');
+    const writer = execa(
+      'node',
+      [
+        '-e',
+        `const db = new (require('node:sqlite').DatabaseSync)(process.argv[1]);
+         db.exec('CREATE TABLE notes (x); BEGIN IMMEDIATE; INSERT INTO notes VALUES (1)');
+         process.stdout.write('held\\n');
+         process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); });`,
+        db,
+      ],
+      { stdin: 'pipe', stderr: 'ignore' },
+    );
+    await new Promise((resolve) => writer.stdout?.once('data', resolve));
+    const run = sync(db, of(sandbox));
+    // Still held a second after the run began: without the retry, the run has failed by then.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    writer.stdin?.end('commit\n');
+    await writer;
+    const r = await run;
+    expect(r.stderr).not.toContain('database is locked');
+    expect(r.exitCode).toBe(0);
+    expect(await sqliteNumber(db, 'select count(*) from leads')).toBe(120);
+    expect(await sqliteRows(db, 'select x from notes')).toEqual([{ x: 1 }]);
+    expect((await execa('sqlite3', [db, 'pragma journal_mode'])).stdout).toBe('wal');
+  });
 });
 
 describe.skipIf(HAS_NODE_SQLITE)('leadctl sync on a Node without node:sqlite', () => {

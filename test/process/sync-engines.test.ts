@@ -77,7 +77,11 @@ describe.each(ENGINES)('leadctl sync into $name', (engine) => {
       const env = { ...db.env, XDG_CONFIG_HOME: home };
       const runA = spawnCli(['--profile', 'client-a', 'sync', '--db', db.db], { env, stdin: 'ignore' });
       const runB = spawnCli(['--profile', 'client-b', 'sync', '--db', db.db], { env, stdin: 'ignore' });
-      await overlap;
+      // A run that ends before its first request would leave `overlap` waiting: its stderr fails the test.
+      const ended = (run: typeof runA) => run.then((done) => `ended first: ${done.stderr}`);
+      expect(await Promise.race([overlap.then(() => 'both at a server'), ended(runA), ended(runB)])).toBe(
+        'both at a server',
+      );
       const sent = a.requests.length;
       const third = await runCli(['--profile', 'client-a', 'sync', '--db', db.db], { env });
       expect(third.exitCode).toBe(2);
