@@ -1,20 +1,17 @@
 // The library face: `import { LeadClient } from 'leadctl'`. The CLI is built on exactly these.
 
+export { LeadClient, type RequestOptions } from './api/client.js';
 export type {
   AttemptEvent,
   CallOptions,
   ClientHooks,
   DeprecationEvent,
   LeadClientOptions,
-  ListAllOptions,
   Logger,
   RateLimitInfo,
-  RequestOptions,
   ResponseInfo,
   ResponsePromise,
-  WaitEvent,
-} from './api/client.js';
-export { LeadClient } from './api/client.js';
+} from './api/client-options.js';
 export type { ErrorCode, HttpErrorInfo } from './api/errors.js';
 export {
   AbortedError,
@@ -34,10 +31,16 @@ export {
   ValidationError,
 } from './api/errors.js';
 export { ExactNumber, identityText } from './api/exact-number.js';
-export type { FetchPage, PageProgress, PageResult, PaginateOptions } from './api/paging/index.js';
+export type {
+  FetchPage,
+  ListAllOptions,
+  PageProgress,
+  PageResult,
+  PaginateOptions,
+} from './api/paging/index.js';
 export { paginate, paginatePages } from './api/paging/index.js';
 export type { RawResponse } from './api/parse-response.js';
-export type { WaitReason } from './api/retry.js';
+export type { WaitEvent, WaitReason } from './api/retry.js';
 export type {
   HistoryEntry,
   HistoryPage,

@@ -1,5 +1,6 @@
 // One run's connection, shared by the commands and `leadctl mcp`: how global options become a ready client.
-import { type ClientHooks, LeadClient } from './api/client.js';
+import { LeadClient } from './api/client.js';
+import type { ClientHooks } from './api/client-options.js';
 import { AuthError, type LeadError, NetworkError } from './api/errors.js';
 import { maxBodyBytesFromEnv } from './api/parse-response.js';
 import { proxyDispatcher, proxyFor, proxySettingsFrom } from './api/proxy.js';

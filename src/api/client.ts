@@ -45,20 +45,6 @@ import type { HistoryEntry, HistoryPage, Lead, LeadsPage, SearchResponse } from 
 import { type Clock, systemClock } from './timestamp.js';
 import { apiUrl, assertKeyTransportIsSafe, resolveApiRoot } from './url.js';
 
-export type {
-  AttemptEvent,
-  CallOptions,
-  ClientHooks,
-  DeprecationEvent,
-  LeadClientOptions,
-  Logger,
-  RateLimitInfo,
-  ResponseInfo,
-  ResponsePromise,
-} from './client-options.js';
-export type { ListAllOptions } from './paging/index.js';
-export type { WaitEvent } from './retry.js';
-
 /** Per-call options: `signal`, and overrides of the client's `timeoutMs`, `retries`, `maxWaitMs`. */
 export type RequestOptions = CallOptions;
 

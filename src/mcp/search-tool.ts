@@ -1,6 +1,6 @@
 // search_businesses: one POST /search within the live-search caps, optionally without saved businesses.
 // The summary is made of the model's own arguments and our counts: the server's echoes stay in the data.
-import type { AttemptEvent } from '../api/client.js';
+import type { AttemptEvent } from '../api/client-options.js';
 import { ExitCode, LeadError } from '../api/errors.js';
 import { ExactNumber } from '../api/exact-number.js';
 import type { SearchResult } from '../api/schemas.js';

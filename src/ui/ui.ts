@@ -1,7 +1,7 @@
 // Everything a person reads about a run goes to stderr through here, masked and sanitized on its way
 // out (safeForStderr), so server text quoted in any line is harmless. stdout never sees any of it.
 import type { Ora } from 'ora';
-import type { DeprecationEvent } from '../api/client.js';
+import type { DeprecationEvent } from '../api/client-options.js';
 import type { Meta } from '../api/schemas.js';
 import { maskSecrets } from '../text/secrets.js';
 import { capLength, sanitizeForTerminal } from '../text/terminal-text.js';

@@ -1,6 +1,6 @@
 // Counts a run's requests in memory (client hooks) and adds them to the ledger once, when the run ends: an
 // export pays a counter increment per request. A ledger that cannot be written is a warning, never a failure.
-import type { AttemptEvent } from '../api/client.js';
+import type { AttemptEvent } from '../api/client-options.js';
 import type { PageProgress } from '../api/paging/index.js';
 import type { PlanName } from '../config/keys.js';
 import { makePrivateDir } from '../config/paths.js';

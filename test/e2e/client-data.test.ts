@@ -5,7 +5,7 @@ import {
   type DeprecationEvent,
   LeadClient,
   type LeadClientOptions,
-} from '../../src/api/client.js';
+} from '../../src/index.js';
 import { createFakeClock, type FakeServer, json, startFakeServer } from '../helpers/fake-server.js';
 
 const KEY = 'lk_live_secret_0123456789';

@@ -1,6 +1,5 @@
 // LeadClient's errors, retries and waits over real HTTP; waits go through a fake clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LeadClient, type LeadClientOptions, type WaitEvent } from '../../src/api/client.js';
 import {
   AuthError,
   ForbiddenError,
@@ -13,6 +12,7 @@ import {
   UsageError,
   ValidationError,
 } from '../../src/api/errors.js';
+import { LeadClient, type LeadClientOptions, type WaitEvent } from '../../src/index.js';
 import {
   createFakeClock,
   type FakeClock,

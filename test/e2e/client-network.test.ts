@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ProxyAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LeadClient, type LeadClientOptions } from '../../src/api/client.js';
 import type { LeadError } from '../../src/api/errors.js';
+import { LeadClient, type LeadClientOptions } from '../../src/index.js';
 import { type ConnectProxy, startConnectProxy } from '../helpers/connect-proxy.js';
 import {
   createFakeClock,

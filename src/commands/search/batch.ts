@@ -1,6 +1,6 @@
 // `leadctl search --input FILE` (docs/batch.md): rows checked before the first request, a few searches at a
 // time written in input order; with -o, FILE.state after every search for --resume.
-import type { ClientHooks } from '../../api/client.js';
+import type { ClientHooks } from '../../api/client-options.js';
 import { abortErrorFor, UsageError, ValidationError } from '../../api/errors.js';
 import { BATCH_RESOURCE, keepFirstPerPlace, labelResult } from '../../batch/items.js';
 import { loadBatchPlan } from '../../batch/load-input.js';
