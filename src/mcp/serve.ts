@@ -1,5 +1,6 @@
-// `leadctl mcp` on stdin/stdout (stdout for protocol messages only), until the client closes stdin or
-// SIGINT/SIGTERM; then it waits for running calls so that their usage is in the ledger. A setup mistake
+// `leadctl mcp` on stdin/stdout (stdout for protocol messages only), until the client closes stdin (exit 0)
+// or a signal (exit 128 + its number, as every command); then it waits for running calls so that their
+// usage is in the ledger. A setup mistake
 // (a bad --tools, no key) is every call's answer, not an exit (which a host shows as "connection closed").
 // The entry of dist/mcp-server.js, a bundle of its own: docs/performance.md, "Start-up".
 import type { Readable, Writable } from 'node:stream';
@@ -76,4 +77,5 @@ export async function runMcp(flags: McpServeFlags, ctx: CommandContext): Promise
   } finally {
     if (opened) await (await opened).close();
   }
+  ctx.signal.throwIfAborted();
 }

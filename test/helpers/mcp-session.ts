@@ -26,8 +26,8 @@ export interface McpProcess {
    * arrives in the same read as its call's answer: the wire is what the server sent.)
    */
   received: JSONRPCMessage[];
-  /** SIGKILL, as a host that gives up on the server may send; resolves once the process is gone. */
-  kill(): Promise<void>;
+  /** A signal (SIGKILL: a host that gives up on the server); resolves with how the process ended. */
+  kill(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stderr: string }>;
   /** Closes stdin, as a host does when it is done, and resolves with how the process ended. */
   closeInput(): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
@@ -95,9 +95,9 @@ export async function startMcp(
     client,
     stderr: () => stderr,
     received: transport.received,
-    kill: async () => {
-      child.kill('SIGKILL');
-      await child;
+    kill: async (signal = 'SIGKILL') => {
+      child.kill(signal);
+      return { exitCode: (await child).exitCode, stderr };
     },
     closeInput: async () => {
       child.stdin?.end();

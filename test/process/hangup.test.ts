@@ -10,6 +10,7 @@ import { spawn as spawnPty } from '@lydell/node-pty';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, cleanEnv, runCli, spawnCli } from '../helpers/cli.js';
+import { callTool, startMcp } from '../helpers/mcp-session.js';
 import { ENGINE_SKIP_REASON, HAS_NODE_SQLITE } from '../helpers/sqlite-shell.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -209,4 +210,30 @@ describe('one search', () => {
     );
     expect(String(stopped.stdout)).toBe('');
   });
+});
+
+describe('leadctl mcp', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s while a call is at the server: the call stops, no lock is left, and the exit code is the signal',
+    async (signal) => {
+      const sandbox = await sandboxWith({ leads: 30 });
+      const { dir, env } = workspace();
+      const mcp = await startMcp([], {
+        ...env,
+        LEADCTL_BASE_URL: sandbox.url,
+        LEADCTL_API_KEY: sandbox.apiKey,
+      });
+      let ended: ReturnType<typeof mcp.kill> | undefined;
+      sandbox.onRequest(async () => {
+        ended ??= mcp.kill(signal);
+        await ended;
+      });
+      void callTool(mcp, 'list_leads', {}).catch(() => {});
+      await expect.poll(() => ended, { timeout: 60_000 }).toBeDefined();
+      const { exitCode, stderr } = await (ended as ReturnType<typeof mcp.kill>);
+      expect(exitCode).toBe(EXIT[signal]);
+      expect(stderr).toMatch(new RegExp(`^leadctl: stopped by ${signal}$`, 'm'));
+      expect(locksUnder(dir)).toEqual([]);
+    },
+  );
 });
