@@ -1,11 +1,10 @@
 // FILE.state: how far a batch writing to -o FILE got, so --resume can continue it (docs/batch.md, "Resume").
 // Rows are written in input order, so `done` is a prefix of the unique rows; recordSends keeps it current.
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { HttpError, NetworkError, RateLimitedError, UsageError } from '../api/errors.js';
 import { parseJsonLossless } from '../api/exact-json-parser.js';
-import type { HeldFile } from '../checkpoint/checkpoint-file.js';
-import { errorCode } from '../output/destination.js';
+import { type HeldFile, readStateJson } from '../checkpoint/checkpoint-file.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 import { jsonText } from '../output/json-text.js';
 import { describeIssue } from '../text/schema-issues.js';
@@ -84,19 +83,8 @@ export async function saveState(file: HeldFile, state: BatchState): Promise<void
 
 /** undefined when there is no state file; UsageError (exit 2) when it is not one this leadctl wrote. */
 export async function loadState(file: string): Promise<BatchState | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${file}: ${errorCode(error) ?? String(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw unreadable(file, 'it is not valid JSON');
-  }
+  let json = await readStateJson(file, (why) => unreadable(file, why));
+  if (json === undefined) return undefined;
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && (version < OLDEST_VERSION || version > STATE_VERSION)) {
     throw unreadable(file, `it was written by another version of leadctl (state version ${version})`);

@@ -41,19 +41,8 @@ export interface CheckpointOwner {
 
 /** undefined when FILE does not exist yet (a first run); UsageError (exit 2) when it is not usable. */
 export async function loadCheckpoint(file: string, owner: CheckpointOwner): Promise<Checkpoint | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read checkpoint ${file}: ${reasonOf(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw notACheckpoint(file, 'it is not valid JSON');
-  }
+  const json = await readStateJson(file, (why) => notACheckpoint(file, why));
+  if (json === undefined) return undefined;
   const parsed = CHECKPOINT.safeParse(json);
   if (!parsed.success) throw notACheckpoint(file, describeIssue(parsed.error.issues[0] as z.core.$ZodIssue));
   const checkpoint = parsed.data;
@@ -66,6 +55,22 @@ export async function loadCheckpoint(file: string, owner: CheckpointOwner): Prom
     }
   }
   return checkpoint;
+}
+
+/** A checkpoint or batch state file as JSON; undefined when there is none yet, `refused(why)` when not JSON. */
+export async function readStateJson(file: string, refused: (why: string) => Error): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${file}: ${reasonOf(error)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw refused('it is not valid JSON');
+  }
 }
 
 /** The file's text: written by the run through its held file (below), never directly. */
