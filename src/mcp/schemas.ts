@@ -23,6 +23,8 @@ const text = (what: string) =>
     .trim()
     .min(1, { error: `${what} must not be empty` });
 
+const wordsIn = (description: string) => z.string().trim().min(1).optional().describe(description);
+
 const fieldsOf = (resource: 'leads' | 'history' | 'results') =>
   z
     .array(z.enum(RESOURCES[resource].fields as [string, ...string[]]))
@@ -71,21 +73,11 @@ export const searchInput = z.strictObject({
 });
 
 export const findSavedInput = z.strictObject({
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .optional()
-    .describe(
-      'Words to find in the name, address, category, phone or website: each must begin a word there (case and accents ignored; "plumb" finds "Plumbing").',
-    ),
-  category: z.string().trim().min(1).optional().describe('Words to find in the category, e.g. "plumb".'),
-  place: z
-    .string()
-    .trim()
-    .min(1)
-    .optional()
-    .describe('Words to find in the address: a city, street, state or zip code.'),
+  text: wordsIn(
+    'Words to find in the name, address, category, phone or website: each must begin a word there (case and accents ignored; "plumb" finds "Plumbing").',
+  ),
+  category: wordsIn('Words to find in the category, e.g. "plumb".'),
+  place: wordsIn('Words to find in the address: a city, street, state or zip code.'),
   max_results: wholeNumber(1, 100)
     .optional()
     .describe('Return at most this many matches, newest first. Default 25.'),
