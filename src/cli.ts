@@ -22,15 +22,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   io.stderr.on('error', () => {});
   const interrupts = trapInterrupts();
   let code: number;
+  let hungUp = false;
   try {
     const program = buildProgram(io, interrupts.signal);
     // Bare `leadctl` asks what it can do: help on stdout, exit 0 (as gh does).
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
+    // A question's terminal gone (ui/prompts.ts): its SIGHUP may come yet, and must find the trap.
+    hungUp = error instanceof InterruptedError && error.signal === 'SIGHUP';
     code = renderError(error, io, argv);
   } finally {
-    interrupts.release();
+    if (!hungUp) interrupts.release();
   }
   // Help, completion scripts, config values: whatever a command printed must have reached stdout.
   const failure = await stdoutFailure();
@@ -38,7 +41,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     io.stderr.write(`leadctl: cannot write standard output: ${failure}\n`);
     return ExitCode.internal;
   }
-  if ((interrupts.signal.reason as InterruptedError | undefined)?.signal === 'SIGHUP') leaveHungUpTerminal();
+  if (hungUp || (interrupts.signal.reason as InterruptedError | undefined)?.signal === 'SIGHUP')
+    leaveHungUpTerminal();
   return code;
 }
 

@@ -1,15 +1,17 @@
-// Reading a secret without putting it on the command line: all of stdin when piped
-// (`echo "$KEY" | leadctl config set api-key`), or a prompt that doesn't echo when stdin is a terminal.
+// Questions on a terminal: a line, and a secret without putting it on the command line (all of stdin
+// when piped, `echo "$KEY" | leadctl config set api-key`; a prompt that doesn't echo on a terminal).
+// A terminal closed under a question ends its input before its SIGHUP comes: an end where the terminal is
+// gone (no longer a tty: EIO) stops the run as hung up (exit 129), not as a question left unanswered.
 import { abortErrorFor, InterruptedError, UsageError } from '../api/errors.js';
 
-export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
 /** Far more than any API key: a bigger input is a wrong file piped in, not a key. */
 const MAX_SECRET_BYTES = 64 * 1024;
 
 /** Trimmed; UsageError when empty, InterruptedError on Ctrl-C at the prompt (raw mode: no SIGINT). */
 export async function readSecret(
-  input: SecretInput,
+  input: TerminalInput,
   prompt: string,
   output: NodeJS.WritableStream,
   signal?: AbortSignal,
@@ -23,6 +25,39 @@ export async function readSecret(
     );
   }
   return trimmed;
+}
+
+const HUNG_UP = new InterruptedError('SIGHUP');
+
+/** The question's input (stdin) ended because its terminal is gone. */
+async function hungUp(input: { isTTY?: boolean }): Promise<boolean> {
+  return input.isTTY === true && !(await import('node:tty')).isatty(0);
+}
+
+/** One line, echoed; Ctrl-C is SIGINT, the run's signal, as for any command. Undefined on Ctrl-D. */
+export async function askLine(
+  { stdin: input, stderr: output }: { stdin: TerminalInput; stderr: NodeJS.WritableStream },
+  question: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input, terminal: false });
+  try {
+    return await new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(abortErrorFor(signal.reason)), { once: true });
+      lines.once('line', (line) => resolve(line.trim()));
+      // Ctrl-D: the terminal echoes no line end, so the next line would start after the question.
+      lines.once('close', async () => {
+        if (await hungUp(input)) return reject(HUNG_UP);
+        output.write('\n');
+        resolve(undefined);
+      });
+      lines.once('error', () => reject(HUNG_UP));
+      output.write(question);
+    });
+  } finally {
+    lines.close();
+  }
 }
 
 async function readAll(input: NodeJS.ReadableStream): Promise<string> {
@@ -43,7 +78,7 @@ const BACKSPACE = new Set(['\u007f', '\b']);
 const ESCAPE = '\u001b';
 
 function promptHidden(
-  input: SecretInput,
+  input: TerminalInput,
   prompt: string,
   output: NodeJS.WritableStream,
   signal: AbortSignal | undefined,
@@ -57,11 +92,15 @@ function promptHidden(
   input.resume();
   return new Promise((resolve, reject) => {
     let typed: string[] = [];
+    let done = false;
     const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
       input.off('data', onData);
       input.off('end', onEnd);
       signal?.removeEventListener('abort', onAbort);
-      input.setRawMode?.(false);
+      input.setRawMode?.(false); // on a hung-up terminal: an 'error' event (EIO), which onHangUp takes
+      input.off('error', onHangUp);
       input.pause();
       output.write('\n');
       if (error) reject(error);
@@ -77,10 +116,12 @@ function promptHidden(
         else if (char >= ' ') typed.push(char);
       }
     };
-    const onEnd = () => finish();
+    const onEnd = async () => finish((await hungUp(input)) ? HUNG_UP : undefined);
     const onAbort = () => finish(abortErrorFor(signal?.reason));
+    const onHangUp = () => finish(HUNG_UP);
     input.on('data', onData);
     input.on('end', onEnd);
+    input.on('error', onHangUp);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

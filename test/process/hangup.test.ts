@@ -2,10 +2,10 @@
 // received kept in the partial file stderr names, every lock released, the checkpoint, batch state and
 // database as a rerun needs them, and the exit code shells report for the signal (129, 143; 130 for
 // SIGINT). Each case sends the signal to a real leadctl while a request is at the server, whose answer
-// is held until leadctl has exited.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// is held until leadctl has exited; or while it asks a question on the terminal.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawn as spawnPty } from '@lydell/node-pty';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
@@ -106,6 +106,18 @@ describe('an export with -o', () => {
  * when the `nth` request since now is at the server: the kernel hangs the terminal up and sends SIGHUP.
  */
 async function hangUpAt(sandbox: SandboxHandle, nth: number, args: string[], env: Record<string, string>) {
+  const { hangUp, exited } = onTerminal(args, env);
+  const sent = sandbox.requests.length;
+  sandbox.onRequest(async () => {
+    if (sandbox.requests.length !== sent + nth) return;
+    hangUp();
+    await exited;
+  });
+  return exited;
+}
+
+/** leadctl on a terminal of its own: what it wrote there, how it ended, and the hang-up. */
+function onTerminal(args: string[], env: Record<string, string>) {
   const terminal = spawnPty(process.execPath, [BIN, ...args], {
     name: 'xterm-256color',
     cols: 80,
@@ -117,16 +129,62 @@ async function hangUpAt(sandbox: SandboxHandle, nth: number, args: string[], env
     ),
   });
   onTestFinished(() => terminal.kill('SIGKILL'));
-  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => terminal.onExit(resolve));
-  const sent = sandbox.requests.length;
-  sandbox.onRequest(async () => {
-    if (sandbox.requests.length !== sent + nth) return;
-    (terminal as typeof terminal & { destroy(): void }).destroy();
-    await exited;
+  let output = '';
+  terminal.onData((text) => {
+    output += text;
   });
-  const { exitCode, signal } = await exited;
-  return { exitCode, signal: signal ?? 0 };
+  const exited = new Promise<{ exitCode: number; signal: number }>((resolve) =>
+    terminal.onExit(({ exitCode, signal }) => resolve({ exitCode, signal: signal ?? 0 })),
+  );
+  const hangUp = () => (terminal as typeof terminal & { destroy(): void }).destroy();
+  return { output: () => output, exited, hangUp, type: (keys: string) => terminal.write(keys) };
 }
+
+describe('a question on the terminal: config remove-profile', () => {
+  const profiles = { old: { 'base-url': 'https://api.example.com' } };
+  /** `config remove-profile old` on a terminal, once it asks; and what the config holds after. */
+  async function asked() {
+    const { dir, env } = workspace();
+    const config = join(dir, 'config', 'leadctl', 'config.json');
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, JSON.stringify({ profiles }), { mode: 0o600 });
+    const run = onTerminal(['config', 'remove-profile', 'old'], env);
+    await expect.poll(run.output, { timeout: 60_000 }).toContain('[y/N]');
+    return { ...run, dir, profiles: () => JSON.parse(readFileSync(config, 'utf8')).profiles };
+  }
+
+  it.each([
+    ['y and Enter', 'y\r', 'Removed profile "old"', {}],
+    ['Enter', '\r', 'Nothing removed', profiles],
+    ['Ctrl-D', '\x04', '[y/N] \r\nNothing removed', profiles],
+  ])('%s: exit 0, and the answer is what happens', async (_keys, keys, said, left) => {
+    const run = await asked();
+    run.type(keys);
+    expect(await run.exited).toEqual({ exitCode: 0, signal: 0 });
+    expect(run.output()).toContain(said);
+    expect(run.profiles()).toEqual(left);
+  });
+
+  it('the terminal closed while it asks: exit 129, the profile kept, no lock left', async () => {
+    const run = await asked();
+    run.hangUp();
+    expect(await run.exited).toEqual({ exitCode: 129, signal: 0 });
+    expect(run.profiles()).toEqual(profiles);
+    expect(locksUnder(run.dir)).toEqual([]);
+  });
+});
+
+describe('a question on the terminal: the key auth login asks without echo', () => {
+  it('the terminal closed while it asks: exit 129, nothing stored', async () => {
+    const { dir, env } = workspace();
+    const run = onTerminal(['auth', 'login', '--base-url', 'https://api.example.com'], env);
+    await expect.poll(run.output, { timeout: 60_000 }).toContain('API key: ');
+    run.hangUp();
+    expect(await run.exited).toEqual({ exitCode: 129, signal: 0 });
+    expect(existsSync(join(dir, 'config', 'leadctl', 'config.json'))).toBe(false);
+    expect(locksUnder(dir)).toEqual([]);
+  });
+});
 
 describe('a checkpoint run', () => {
   it('SIGHUP: exit 129, the file and the checkpoint as they were, its lock gone; the rerun completes it', async () => {

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/api/errors.js';
-import { readSecret } from '../../src/config/read-secret.js';
+import { readSecret } from '../../src/ui/prompts.js';
 
 /** A fake terminal: what the user types is written to it; raw-mode changes are recorded. */
 function fakeTty() {

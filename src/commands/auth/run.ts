@@ -2,7 +2,6 @@
 // the key from stdin with --with-token (as gh). `auth status`: one request, whose exit code is the command's.
 import {
   AuthError,
-  abortErrorFor,
   ForbiddenError,
   LeadError,
   NetworkError,
@@ -18,7 +17,6 @@ import {
   storedValue,
   updateProfile,
 } from '../../config/profiles.js';
-import { readSecret } from '../../config/read-secret.js';
 import { resolveSettings } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
 import {
@@ -32,6 +30,7 @@ import {
   targetOf,
 } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
+import { askLine, readSecret } from '../../ui/prompts.js';
 import { safeForStderr } from '../../ui/ui.js';
 import type { LoginFlags } from './command.js';
 
@@ -119,7 +118,7 @@ async function chooseBaseUrl(
     );
   }
   for (;;) {
-    const typed = await askLine(ctx, 'API base URL (e.g. https://api.example.com): ');
+    const typed = await askLine(ctx.io, 'API base URL (e.g. https://api.example.com): ', ctx.signal);
     if (typed === undefined) throw new UsageError('no base URL entered', `run: ${at.leadctl} auth login`);
     const url = await unlessRefused(ctx, () => parseConfigValue('base-url', typed, { kind: 'argument' }));
     if (url !== undefined) return url;
@@ -135,22 +134,6 @@ async function unlessRefused<T>(ctx: CommandContext, get: () => Promise<T> | T):
     if (!(error instanceof UsageError)) throw error;
     say(ctx, `${safeForStderr(error.message)}; try again (Ctrl-C to stop)`);
     return undefined;
-  }
-}
-
-/** One line, echoed; Ctrl-C is SIGINT, the run's signal, as for any command. Undefined on Ctrl-D. */
-async function askLine({ io, signal }: CommandContext, question: string): Promise<string | undefined> {
-  const { createInterface } = await import('node:readline');
-  const lines = createInterface({ input: io.stdin, terminal: false });
-  try {
-    return await new Promise((resolve, reject) => {
-      signal.addEventListener('abort', () => reject(abortErrorFor(signal.reason)), { once: true });
-      lines.once('line', (line) => resolve(line.trim()));
-      lines.once('close', () => resolve(undefined));
-      io.stderr.write(question);
-    });
-  } finally {
-    lines.close();
   }
 }
 

@@ -1,6 +1,6 @@
 // `leadctl config`: values on stdout, the rest on stderr; key masked unless --reveal, never in messages.
 // The profile list is data on stdout, `git branch` style (`* ` the run's), so completion reads it too.
-import { InterruptedError, UsageError } from '../../api/errors.js';
+import { UsageError } from '../../api/errors.js';
 import {
   CONFIG_KEYS,
   type ConfigKey,
@@ -22,11 +22,11 @@ import {
   unknownKeyWarnings,
   updateProfile,
 } from '../../config/profiles.js';
-import { readSecret } from '../../config/read-secret.js';
 import { DEFAULT_MAX_WAIT_SEC, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SEC } from '../../config/settings.js';
 import { readConfigFile } from '../../config/store.js';
 import type { CommandContext } from '../../session.js';
 import { maskApiKey } from '../../text/secrets.js';
+import { askLine, readSecret } from '../../ui/prompts.js';
 
 const DEFAULTS: Partial<Record<ConfigKey, number>> = {
   timeout: DEFAULT_TIMEOUT_SEC,
@@ -210,26 +210,13 @@ export async function runConfigRemoveProfile(
     }
     const keys = Object.keys(file.profiles[profile] ?? {});
     const holding = keys.length > 0 ? ` (${keys.join(', ')})` : '';
-    if (!(await confirm(ctx, `Remove profile "${profile}"${holding} from ${file.path}? [y/N] `))) {
+    const question = `Remove profile "${profile}"${holding} from ${file.path}? [y/N] `;
+    const answer = await askLine(ctx.io, question, ctx.signal);
+    if (!/^y(es)?$/i.test(answer ?? '')) {
       note(ctx, 'Nothing removed');
       return;
     }
   }
   const path = await removeProfile(ctx.io.env, profile);
   note(ctx, `Removed profile "${profile}" from ${path}`);
-}
-
-async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
-  // Loaded only to ask: this module is part of every request-making command's run chunk (runs.ts).
-  const { createInterface } = await import('node:readline/promises');
-  const reader = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
-  try {
-    const closed = new Promise<never>((_resolve, reject) =>
-      reader.once('SIGINT', () => reject(new InterruptedError())),
-    );
-    const answer = await Promise.race([reader.question(question), closed]);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    reader.close();
-  }
 }
