@@ -55,7 +55,11 @@ describe('a live search needs the user’s yes', () => {
     const tokenOf = async (args: Record<string, unknown>) =>
       String(((await search(mcp, args)).structuredContent as { quote: { confirm: string } }).quote.confirm);
     const token = await tokenOf(SEARCH);
-    const altered = await search(mcp, { ...SEARCH, confirm: `${token.slice(0, -1)}0` });
+    // Its last digit changed (one that was 0 becomes 1: left as it was, it would be the token itself).
+    const altered = await search(mcp, {
+      ...SEARCH,
+      confirm: `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`,
+    });
     expect(readContent(altered).ours).toMatch(/^leadctl: confirm ".*" is not an open quote/);
     const other = await tokenOf(SEARCH);
     const elsewhere = await search(mcp, { ...SEARCH, location: 'Dallas', confirm: other });
