@@ -1,8 +1,8 @@
 // `leadctl mcp` on stdin/stdout (stdout for protocol messages only), until the client closes stdin (exit 0)
 // or a signal (exit 128 + its number, as every command); then it waits for running calls so that their
-// usage is in the ledger. A setup mistake
-// (a bad --tools, no key) is every call's answer, not an exit (which a host shows as "connection closed").
-// The entry of dist/mcp-server.js, a bundle of its own: docs/performance.md, "Start-up".
+// usage is in the ledger. A setup mistake (a bad --tools, no key) is every call's answer, not an exit
+// (which a host shows as "connection closed"). The entry of dist/mcp-server.js, a bundle of its own:
+// docs/performance.md, "Start-up".
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
