@@ -141,7 +141,7 @@ async function enterWal(db: Database, until = Date.now() + BUSY_MS): Promise<voi
     try {
       return db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 10000');
     } catch (error) {
-      if ((error as { errcode?: number }).errcode !== 5 || Date.now() >= until) throw error;
+      if ((((error as { errcode?: number }).errcode ?? 0) & 0xff) !== 5 || Date.now() >= until) throw error;
       await wait(backoffMs(attempt));
     }
   }

@@ -27,7 +27,7 @@ export async function readSecret(
   return trimmed;
 }
 
-const HUNG_UP = new InterruptedError('SIGHUP');
+const hungUpError = () => new InterruptedError('SIGHUP');
 
 /** The question's input (stdin) ended because its terminal is gone. */
 async function hungUp(input: { isTTY?: boolean }): Promise<boolean> {
@@ -48,11 +48,11 @@ export async function askLine(
       lines.once('line', (line) => resolve(line.trim()));
       // Ctrl-D: the terminal echoes no line end, so the next line would start after the question.
       lines.once('close', async () => {
-        if (await hungUp(input)) return reject(HUNG_UP);
+        if (await hungUp(input)) return reject(hungUpError());
         output.write('\n');
         resolve(undefined);
       });
-      lines.once('error', () => reject(HUNG_UP));
+      lines.once('error', () => reject(hungUpError()));
       output.write(question);
     });
   } finally {
@@ -116,9 +116,9 @@ function promptHidden(
         else if (char >= ' ') typed.push(char);
       }
     };
-    const onEnd = async () => finish((await hungUp(input)) ? HUNG_UP : undefined);
+    const onEnd = async () => finish((await hungUp(input)) ? hungUpError() : undefined);
     const onAbort = () => finish(abortErrorFor(signal?.reason));
-    const onHangUp = () => finish(HUNG_UP);
+    const onHangUp = () => finish(hungUpError());
     input.on('data', onData);
     input.on('end', onEnd);
     input.on('error', onHangUp);
