@@ -1,6 +1,7 @@
 // The entry point: parses argv, runs one command, and is the only place that turns an outcome into
 // an exit code. (bin/leadctl.cjs answers a bare `--version` before loading this.)
 import { closeSync, fstatSync, openSync } from 'node:fs';
+import { setTimeout as wait } from 'node:timers/promises';
 import { CommanderError } from '@commander-js/extra-typings';
 import { ExitCode, INTERRUPT_EXIT, InterruptedError, type InterruptSignal } from './api/errors.js';
 import { buildProgram } from './program.js';
@@ -29,8 +30,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await program.parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
-    // A question's terminal gone (ui/prompts.ts): its SIGHUP may come yet, and must find the trap.
+    // A question's terminal gone (ui/prompts.ts): its SIGHUP is waited for (1 s at most), not left to kill.
     hungUp = error instanceof InterruptedError && error.signal === 'SIGHUP';
+    if (hungUp) await wait(1_000, null, { signal: interrupts.signal }).catch(() => {});
     code = renderError(error, io, argv);
   } finally {
     if (!hungUp) interrupts.release();

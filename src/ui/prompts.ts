@@ -1,7 +1,8 @@
 // Questions on a terminal: a line, and a secret without putting it on the command line (all of stdin
 // when piped, `echo "$KEY" | leadctl config set api-key`; a prompt that doesn't echo on a terminal).
-// A terminal closed under a question ends its input before its SIGHUP comes: an end where the terminal is
-// gone (no longer a tty: EIO) stops the run as hung up (exit 129), not as a question left unanswered.
+// A terminal closed under a question ends its input just before its SIGHUP: in raw mode (the hidden prompt)
+// an end is always that, a line's end is told from Ctrl-D a moment later. Either stops the run (exit 129).
+import { setTimeout as wait } from 'node:timers/promises';
 import { abortErrorFor, InterruptedError, UsageError } from '../api/errors.js';
 
 type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -28,11 +29,7 @@ export async function readSecret(
 }
 
 const hungUpError = () => new InterruptedError('SIGHUP');
-
-/** The question's input (stdin) ended because its terminal is gone. */
-async function hungUp(input: { isTTY?: boolean }): Promise<boolean> {
-  return input.isTTY === true && !(await import('node:tty')).isatty(0);
-}
+const HANG_UP_GRACE_MS = 100;
 
 /** One line, echoed; Ctrl-C is SIGINT, the run's signal, as for any command. Undefined on Ctrl-D. */
 export async function askLine(
@@ -46,9 +43,11 @@ export async function askLine(
     return await new Promise((resolve, reject) => {
       signal.addEventListener('abort', () => reject(abortErrorFor(signal.reason)), { once: true });
       lines.once('line', (line) => resolve(line.trim()));
-      // Ctrl-D: the terminal echoes no line end, so the next line would start after the question.
+      // Ctrl-D, or a hang-up just before the kernel marks the terminal gone (no tty) and sends SIGHUP
+      // (which rejects through `signal`): told apart a moment later. Ctrl-D's line end is written here.
       lines.once('close', async () => {
-        if (await hungUp(input)) return reject(hungUpError());
+        if (input.isTTY) await wait(HANG_UP_GRACE_MS);
+        if (input.isTTY && !(await import('node:tty')).isatty(0)) return reject(hungUpError());
         output.write('\n');
         resolve(undefined);
       });
@@ -116,7 +115,8 @@ function promptHidden(
         else if (char >= ' ') typed.push(char);
       }
     };
-    const onEnd = async () => finish((await hungUp(input)) ? hungUpError() : undefined);
+    // In raw mode no key ends the input (Ctrl-D is a character): an end is the terminal gone.
+    const onEnd = () => finish(hungUpError());
     const onAbort = () => finish(abortErrorFor(signal?.reason));
     const onHangUp = () => finish(hungUpError());
     input.on('data', onData);

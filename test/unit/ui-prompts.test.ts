@@ -41,6 +41,14 @@ describe('readSecret from a terminal', () => {
     tty.stdin.write('  \n');
     await expect(secret).rejects.toMatchObject({ name: 'UsageError', message: 'no key entered' });
   });
+
+  it('the input ending (raw mode: no key does that) is the terminal hung up, and the mode is restored', async () => {
+    const tty = fakeTty();
+    const secret = readSecret(tty.stdin, 'API key: ', tty.stderr);
+    tty.stdin.end('ab');
+    await expect(secret).rejects.toMatchObject({ name: 'InterruptedError', signal: 'SIGHUP' });
+    expect(tty.rawModes).toEqual([true, false]);
+  });
 });
 
 describe('readSecret from a pipe', () => {
