@@ -30,7 +30,7 @@ async function load(root) {
   const imports = {
     parse: 'src/api/parse-response.ts',
     paging: 'src/api/paging/index.ts',
-    output: 'src/output/index.ts',
+    output: 'src/output/item-sink.ts',
     formats: 'src/output/formats.ts',
     data: 'src/sandbox/data.ts',
     resources: 'src/resources.ts',
