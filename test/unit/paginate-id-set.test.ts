@@ -31,12 +31,26 @@ describe('IdSet', () => {
 
   it('refuses to pack a UUID with a character that is not a lowercase hex digit in any group', () => {
     const ids = new IdSet();
-    for (const at of [0, 9, 14, 19, 24, 35]) {
-      const odd = `${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(0, at)}g${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(at + 1)}`;
-      ids.add(odd);
-      expect(ids.has(odd)).toBe(true);
-      expect(ids.has('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')).toBe(false);
+    // 'é' and 'ａ' (U+FF41, whose low byte is 'A') lie outside ASCII: no table look-up may wrap them.
+    for (const odd of ['g', 'é', 'ａ', '\u0161'])
+      for (const at of [0, 9, 14, 19, 24, 35]) {
+        const id = `${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(0, at)}${odd}${'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'.slice(at + 1)}`;
+        expect(ids.add(id)).toBe(true);
+        expect(ids.has(id)).toBe(true);
+        expect(ids.has('0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')).toBe(false);
+      }
+  });
+
+  it('packs the highest digits as they are: UUIDs that differ only in a top bit stay apart', () => {
+    const ids = new IdSet();
+    const top = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+    expect(ids.add(top)).toBe(true);
+    for (const at of [0, 9, 14, 19, 24, 28]) {
+      const other = `${top.slice(0, at)}7${top.slice(at + 1)}`;
+      expect(ids.has(other)).toBe(false);
+      expect(ids.add(other)).toBe(true);
     }
+    expect(ids.add(top)).toBe(false);
   });
 
   it('tells apart UUIDs that differ in one digit or only in case', () => {
