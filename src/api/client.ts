@@ -15,7 +15,15 @@ import {
   type ResponseInfo,
   type ResponsePromise,
 } from './client-options.js';
-import { abortErrorFor, LeadError, maskKeyIn, NetworkError, RateLimitedError, UsageError } from './errors.js';
+import {
+  abortErrorFor,
+  LeadError,
+  listenForAbort,
+  maskKeyIn,
+  NetworkError,
+  RateLimitedError,
+  UsageError,
+} from './errors.js';
 import {
   clientErrorFor,
   mayHaveRun,
@@ -353,8 +361,7 @@ export class LeadClient {
     log?.(line, { method, url: url.href, headers: state.headers, body: call.body });
     const started = process.hrtime.bigint();
     const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const stopListening = listenForAbort(signal, (reason) => controller.abort(reason));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -395,7 +402,7 @@ export class LeadClient {
       throw failure;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
+      stopListening();
     }
   }
 

@@ -268,6 +268,26 @@ export function abortErrorFor(reason: unknown): LeadError {
   return reason instanceof LeadError ? reason : new AbortedError('the call was aborted', reason);
 }
 
+/**
+ * Calls `onAbort` with the reason if `signal` aborts before the returned `stop()`. Stopped, the listener
+ * holds nothing: Node keeps a removed listener linked to its neighbours, so one that reached the old
+ * generation kept every later listener, and all they held, from the young collections (a page each:
+ * docs/performance.md, "Memory").
+ */
+export function listenForAbort(
+  signal: AbortSignal | undefined,
+  onAbort: (reason: unknown) => void,
+): () => void {
+  if (!signal) return () => {};
+  let pending: ((reason: unknown) => void) | undefined = onAbort;
+  const listener = () => pending?.(signal.reason);
+  signal.addEventListener('abort', listener, { once: true });
+  return () => {
+    signal.removeEventListener('abort', listener);
+    pending = undefined;
+  };
+}
+
 /** A key the server echoed, masked wherever the error shows server text (and in a LeadError cause). */
 export function maskKeyIn(error: LeadError, key: string): void {
   const mask = new SecretMask();

@@ -1,7 +1,9 @@
 // Cancellation, failures and backpressure: nothing keeps running once the run is over, and a slow
 // consumer never makes pages pile up.
 
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { listenForAbort } from '../../src/api/errors.js';
 import { paginate } from '../../src/api/paging/index.js';
 import { collect, FakeList, FakeServer, flush } from './paginate-fake-server.js';
 
@@ -152,5 +154,40 @@ describe('paginate backpressure', () => {
     expect(mostAhead).toBeLessThanOrEqual(HOLD_LIMIT);
     expect(mostAhead).toBeGreaterThan(4); // it does run ahead: a sliding window, not rounds
     await iterator.return?.();
+  });
+});
+
+describe('listenForAbort', () => {
+  it('calls back with the reason once, and nothing after stop()', () => {
+    const controller = new AbortController();
+    const reasons: unknown[] = [];
+    listenForAbort(controller.signal, (reason) => reasons.push(reason));
+    controller.abort('stop');
+    controller.abort('again');
+    expect(reasons).toEqual(['stop']);
+
+    const later = new AbortController();
+    const stop = listenForAbort(later.signal, (reason) => reasons.push(reason));
+    stop();
+    later.abort('too late');
+    expect(reasons).toEqual(['stop']);
+    expect(getEventListeners(later.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('lets go of the callback once stopped, even where the removed listener is still held', () => {
+    // Node keeps a removed listener linked to its neighbours: whatever still reaches it must not reach
+    // the callback (and what that holds, a page of leads).
+    const controller = new AbortController();
+    const reasons: unknown[] = [];
+    const stop = listenForAbort(controller.signal, (reason) => reasons.push(reason));
+    const [listener] = getEventListeners(controller.signal, 'abort') as ((event?: Event) => void)[];
+    stop();
+    listener?.();
+    expect(listener).toBeTypeOf('function');
+    expect(reasons).toEqual([]);
+  });
+
+  it('does nothing without a signal', () => {
+    expect(() => listenForAbort(undefined, () => {})()).not.toThrow();
   });
 });

@@ -3,7 +3,7 @@
 // cancelled requests are swallowed; the error the caller sees is the first real failure (or the
 // caller's abort reason), never a knock-on "aborted" from a sibling.
 import { setMaxListeners } from 'node:events';
-import { abortErrorFor } from '../errors.js';
+import { abortErrorFor, listenForAbort } from '../errors.js';
 import type { FetchPage, PageResult } from './index.js';
 
 /** Up to 16 pages in flight, each with our listener and fetchPage's own: not a leak. */
@@ -80,15 +80,14 @@ export class Requests<T> {
     }
     const settled = new Promise<PageResult<T>>((resolve, reject) => {
       // Do not trust fetchPage to honour the signal: settle on abort regardless.
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const stopListening = listenForAbort(signal, reject);
       request.then(
         (result) => {
-          signal.removeEventListener('abort', onAbort);
+          stopListening();
           resolve(result);
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          stopListening();
           if (!signal.aborted) this.#fail(error);
           reject(error);
         },
@@ -115,7 +114,12 @@ function handled<R>(promise: Promise<R>): Promise<R> {
 // each answer arrives, never more than `hold` pages ahead of the one handed out, handed out strictly in
 // page order. It only schedules; walk.ts decides what an answer means.
 export class PageWindow<T> {
-  readonly #sent = new Map<number, Promise<PageResult<T>>>();
+  /**
+   * The answers sent for and not yet taken, page p at p % hold. Not a Map: a Map that keeps adding and
+   * deleting is rebuilt every few pages, and each table it leaves behind still points at the answers it
+   * held, so the garbage collector copied those pages again and again (docs/performance.md, "Memory").
+   */
+  readonly #sent: (Promise<PageResult<T>> | undefined)[];
   #nextOut: number;
   #nextToSend: number;
   #inFlight = 0;
@@ -125,6 +129,7 @@ export class PageWindow<T> {
     private readonly requests: RequestGroup<T>,
     readonly plan: { first: number; last: number; limit: number; width: number; hold: number },
   ) {
+    this.#sent = new Array(plan.hold);
     this.#nextOut = plan.first;
     this.#nextToSend = plan.first;
     this.#topUp();
@@ -133,11 +138,12 @@ export class PageWindow<T> {
   /** The answer for `page`; pages must be taken in order, from `first` to `last`. */
   take(page: number): Promise<PageResult<T>> {
     if (page !== this.#nextOut) throw new Error(`paging: page ${page} taken out of order`);
+    // Out of its slot before the top-up: the page `hold` further on goes into the same one.
+    const answer = this.#sent[page % this.plan.hold];
+    this.#sent[page % this.plan.hold] = undefined;
+    if (!answer) throw new Error(`paging: page ${page} was never requested`);
     this.#nextOut += 1;
     this.#topUp();
-    const answer = this.#sent.get(page);
-    this.#sent.delete(page);
-    if (!answer) throw new Error(`paging: page ${page} was never requested`);
     return answer;
   }
 
@@ -156,7 +162,7 @@ export class PageWindow<T> {
       this.#nextToSend - this.#nextOut < hold
     ) {
       const answer = this.requests.fetch(this.#nextToSend, limit);
-      this.#sent.set(this.#nextToSend, answer);
+      this.#sent[this.#nextToSend % hold] = answer;
       this.#nextToSend += 1;
       this.#inFlight += 1;
       const settle = () => {
