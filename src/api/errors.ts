@@ -272,7 +272,7 @@ export function abortErrorFor(reason: unknown): LeadError {
  * Calls `onAbort` with the reason if `signal` aborts before the returned `stop()`. Stopped, the listener
  * holds nothing: Node keeps a removed listener linked to its neighbours, so one that reached the old
  * generation kept every later listener, and all they held, from the young collections (a page each:
- * docs/performance.md, "Memory").
+ * docs/performance.md, "The export near the floor").
  */
 export function listenForAbort(
   signal: AbortSignal | undefined,

@@ -117,7 +117,8 @@ export class PageWindow<T> {
   /**
    * The answers sent for and not yet taken, page p at p % hold. Not a Map: a Map that keeps adding and
    * deleting is rebuilt every few pages, and each table it leaves behind still points at the answers it
-   * held, so the garbage collector copied those pages again and again (docs/performance.md, "Memory").
+   * held, so the garbage collector copied those pages again and again (docs/performance.md, "The
+   * export near the floor").
    */
   readonly #sent: (Promise<PageResult<T>> | undefined)[];
   #nextOut: number;
