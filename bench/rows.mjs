@@ -35,24 +35,27 @@ async function load(root) {
     data: 'src/sandbox/data.ts',
     resources: 'src/resources.ts',
   };
-  await build({
-    stdin: {
-      contents: Object.entries(imports)
-        .map(([name, path]) => `export * as ${name} from ${JSON.stringify(join(root, path))};`)
-        .join('\n'),
-      resolveDir: root,
-      loader: 'js',
-    },
-    outfile: file,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  const modules = await import(pathToFileURL(file).href);
-  rmSync(dir, { recursive: true, force: true });
-  return modules;
+  try {
+    await build({
+      stdin: {
+        contents: Object.entries(imports)
+          .map(([name, path]) => `export * as ${name} from ${JSON.stringify(join(root, path))};`)
+          .join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      },
+      outfile: file,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    return await import(pathToFileURL(file).href);
+  } finally {
+    // A build that fails (a root without one of the files) leaves no folder behind either.
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const roots = opts.root.map((root) => resolve(root));
