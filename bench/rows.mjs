@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './sandbox.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -45,11 +46,7 @@ async function load(root) {
         loader: 'js',
       },
       outfile: file,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'warning',
+      ...NODE_BUNDLE,
     });
     return await import(pathToFileURL(file).href);
   } finally {
