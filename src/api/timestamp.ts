@@ -1,6 +1,6 @@
 // Reading a list item's time field (saved_at, created_at) as epoch milliseconds, as Date reads it.
 import { oneLine } from '../text/terminal-text.js';
-import { UsageError } from './errors.js';
+import { listenForAbort, UsageError } from './errors.js';
 
 export function timestampMs(value: unknown): number | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
@@ -24,15 +24,14 @@ export const systemClock: Clock = {
         reject(signal.reason);
         return;
       }
-      const onAbort = () => {
+      const stopListening = listenForAbort(signal, (reason) => {
         clearTimeout(timer);
-        reject(signal?.reason);
-      };
+        reject(reason);
+      });
       const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         resolve();
       }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
 

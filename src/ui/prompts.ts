@@ -96,7 +96,7 @@ function promptHidden(
       if (done) return;
       done = true;
       input.off('data', onData);
-      input.off('end', onEnd);
+      input.off('end', onHangUp);
       signal?.removeEventListener('abort', onAbort);
       input.setRawMode?.(false); // on a hung-up terminal: an 'error' event (EIO), which onHangUp takes
       input.off('error', onHangUp);
@@ -115,12 +115,11 @@ function promptHidden(
         else if (char >= ' ') typed.push(char);
       }
     };
-    // In raw mode no key ends the input (Ctrl-D is a character): an end is the terminal gone.
-    const onEnd = () => finish(hungUpError());
     const onAbort = () => finish(abortErrorFor(signal?.reason));
     const onHangUp = () => finish(hungUpError());
     input.on('data', onData);
-    input.on('end', onEnd);
+    // In raw mode no key ends the input (Ctrl-D is a character): an end is the terminal gone.
+    input.on('end', onHangUp);
     input.on('error', onHangUp);
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -140,8 +140,9 @@ export class PageWindow<T> {
   take(page: number): Promise<PageResult<T>> {
     if (page !== this.#nextOut) throw new Error(`paging: page ${page} taken out of order`);
     // Out of its slot before the top-up: the page `hold` further on goes into the same one.
-    const answer = this.#sent[page % this.plan.hold];
-    this.#sent[page % this.plan.hold] = undefined;
+    const slot = page % this.plan.hold;
+    const answer = this.#sent[slot];
+    this.#sent[slot] = undefined;
     if (!answer) throw new Error(`paging: page ${page} was never requested`);
     this.#nextOut += 1;
     this.#topUp();
